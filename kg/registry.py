@@ -1,0 +1,22 @@
+"""Registries for extractors and exporters (catalogue, with entry points for plug-ins)."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import catalogue
+
+extractors = catalogue.create("paperkg", "extractors", entry_points=True)
+exporters = catalogue.create("paperkg", "exporters", entry_points=True)
+
+
+class UnknownNameError(ValueError):
+    """A name that is not registered; the message lists the valid ones."""
+
+
+def lookup(registry: catalogue.Registry, name: str) -> Callable[..., Any]:
+    """The registered object called `name`, or an error naming the valid choices."""
+    if not registry.has(name):
+        kind = registry.namespace[-1].rstrip("s")
+        valid = ", ".join(sorted(registry.get_all())) or "none"
+        raise UnknownNameError(f"unknown {kind} {name!r} (choose from: {valid})")
+    return registry.get(name)
