@@ -1,0 +1,93 @@
+"""The extraction interface: candidates on the clean text, mapped back to the abstract."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Protocol
+
+from spacy.tokens import Doc
+
+from kg.abbreviations import Abbreviation, find_abbreviations
+from kg.text import CleanText, strip_markup
+from kg.types import EntityType, Mention, MentionRelation, Paper, RelationType, Role
+
+
+@dataclass(frozen=True)
+class DocContext:
+    """What every extractor may read besides the Doc: the paper and its markup-free text."""
+
+    paper_id: str
+    clean: CleanText
+    abbreviations: tuple[Abbreviation, ...] = ()
+
+
+@dataclass(frozen=True, order=True)
+class Candidate:
+    """A typed span of the clean text (Doc character offsets, end exclusive)."""
+
+    start: int
+    end: int
+    type: EntityType
+    role: Role = "used"
+    score: float = 0.5
+    extractor: str = ""
+
+
+@dataclass(frozen=True, order=True)
+class CandidateRelation:
+    """An entity-entity relation between two candidates of one sentence."""
+
+    relation: RelationType
+    source: Candidate
+    target: Candidate
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """What extraction found in one paper."""
+
+    mentions: tuple[Mention, ...] = ()
+    relations: tuple[MentionRelation, ...] = field(default_factory=tuple)
+
+
+class Extractor(Protocol):
+    """Anything that turns a parsed abstract into candidates."""
+
+    def __call__(self, doc: Doc, context: DocContext) -> Iterable[Candidate]: ...
+
+
+# The whole per-paper extraction step: all extractors plus combining their candidates.
+ExtractFn = Callable[[Doc, DocContext], tuple[list[Candidate], list[CandidateRelation]]]
+
+
+def prepare(paper: Paper) -> tuple[str, DocContext]:
+    """The text to parse and the context extractors read, for one paper."""
+    clean = strip_markup(paper.abstract)
+    return clean.text, DocContext(paper.id, clean, tuple(find_abbreviations(clean.text)))
+
+
+def to_mention(paper: Paper, doc: Doc, context: DocContext, candidate: Candidate) -> Mention:
+    """Map a candidate to a Mention with offsets and sentence in the original abstract."""
+    clean = context.clean
+    start, end = clean.original_span(candidate.start, candidate.end)
+    span = doc.char_span(candidate.start, candidate.end, alignment_mode="expand")
+    sent = span.sent if span is not None and len(span) else None
+    if sent is not None:
+        sent_start, sent_end = clean.original_span(sent.start_char, sent.end_char)
+    else:
+        sent_start, sent_end = 0, len(paper.abstract)
+    return Mention(
+        paper_id=paper.id, start=start, end=end, text=paper.abstract[start:end], type=candidate.type,
+        role=candidate.role, sentence_start=sent_start, sentence_end=sent_end,
+        extractor=candidate.extractor, name=doc.text[candidate.start:candidate.end], score=candidate.score,
+    )
+
+
+def extract_paper(paper: Paper, doc: Doc, context: DocContext, extract: ExtractFn) -> Extraction:
+    """Run the extraction step on one parsed paper and map everything to the abstract."""
+    candidates, relations = extract(doc, context)
+    mentions = {c: to_mention(paper, doc, context, c) for c in candidates}
+    found = tuple(
+        MentionRelation(paper.id, r.relation, mentions[r.source], mentions[r.target])
+        for r in relations if r.source in mentions and r.target in mentions
+    )
+    return Extraction(tuple(sorted(mentions.values())), tuple(sorted(found)))
