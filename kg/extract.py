@@ -47,6 +47,7 @@ class Extraction:
 
     mentions: tuple[Mention, ...] = ()
     relations: tuple[MentionRelation, ...] = field(default_factory=tuple)
+    abbreviations: tuple[tuple[str, str], ...] = ()  # (short, long) defined in the abstract
 
 
 class Extractor(Protocol):
@@ -90,4 +91,5 @@ def extract_paper(paper: Paper, doc: Doc, context: DocContext, extract: ExtractF
         MentionRelation(paper.id, r.relation, mentions[r.source], mentions[r.target])
         for r in relations if r.source in mentions and r.target in mentions
     )
-    return Extraction(tuple(sorted(mentions.values())), tuple(sorted(found)))
+    pairs = tuple((a.short, a.long) for a in context.abbreviations)
+    return Extraction(tuple(sorted(mentions.values())), tuple(sorted(found)), pairs)
