@@ -1,0 +1,32 @@
+"""Schwartz-Hearst abbreviation detection on invented sentences."""
+import pytest
+
+from kg.abbreviations import find_abbreviations
+
+
+@pytest.mark.parametrize(
+    ("text", "short", "long"),
+    [
+        ("Large language models (LLMs) can fail.", "LLMs", "Large language models"),
+        ("We use out-of-distribution (OOD) inputs.", "OOD", "out-of-distribution"),
+        ("We report word error rate (WER) here.", "WER", "word error rate"),
+        ("A first sentence. Then the Frobnicated Widget Estimator (FWE) wins.", "FWE",
+         "Frobnicated Widget Estimator"),
+        ("with reinforcement learning from human feedback (RLHF; see text)", "RLHF",
+         "reinforcement learning from human feedback"),
+    ],
+)
+def test_finds_definition(text: str, short: str, long: str) -> None:
+    found = find_abbreviations(text)
+    assert [(a.short, a.long) for a in found] == [(short, long)]
+    assert text[found[0].short_start:found[0].short_end] == short
+    assert text[found[0].long_start:found[0].long_end] == long
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["results (see below) are good", "a value (42) here", "trained twice (2x) faster",
+     "a model (Smith et al., 2020) here", "the zebra model (QQQ) is unrelated"],
+)
+def test_rejects_non_definitions(text: str) -> None:
+    assert find_abbreviations(text) == []
