@@ -1,0 +1,36 @@
+"""The command line: bad input gives one clear line and exit code 1, never a traceback."""
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kg.cli import app
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [("missing", None, "no such file"), ("bin.txt", b"\x00\x01binary", "binary file"),
+     ("empty.jsonl", b"{oops\n", "no papers found")],
+)
+def test_fatal_input_exits_1_with_one_line(tmp_path: Path, name: str, content, message: str) -> None:
+    path = tmp_path / name
+    if content is not None:
+        path.write_bytes(content)
+    result = runner.invoke(app, ["build", str(path), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert message in result.output and name in result.output
+    assert "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_unknown_format_names_the_valid_choices(listing: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["build", str(listing), "--out", str(tmp_path), "--format", "ttl,docx"])
+    assert result.exit_code == 1
+    assert "unknown exporter 'docx'" in result.output and "graphml" in result.output
+
+
+def test_no_arguments_shows_help() -> None:
+    result = runner.invoke(app, [])
+    assert result.exit_code == 2 and "build" in result.output

@@ -1,0 +1,52 @@
+"""The networkx graph follows its contract."""
+from kg.graph import Evidence, paper_label, to_networkx
+from kg.types import Entity, Link, Mention, MentionRelation, Paper, Relation
+
+ABSTRACT = "We propose FooNet. FooNet is evaluated on ImageNet."
+PAPERS = [Paper("p1", ABSTRACT), Paper("p2", "ImageNet again.", title="A Title")]
+
+
+def mention(paper: str, start: int, end: int, kind: str, text: str, role: str = "used") -> Mention:
+    return Mention(paper, start, end, text, kind, role, 0, len(text), "test", text)
+
+
+FOO = Mention("p1", 11, 17, "FooNet", "model", "proposed", 0, 18, "t", "FooNet")
+FOO2 = Mention("p1", 19, 25, "FooNet", "model", "used", 19, 51, "t", "FooNet")
+IMNET = Mention("p1", 42, 50, "ImageNet", "dataset", "used", 19, 51, "t", "ImageNet")
+
+
+def graph():
+    entities = [Entity("model:foonet", "model", "FooNet"), Entity("dataset:imagenet", "dataset", "ImageNet", ("imagenet",))]
+    links = [Link("p1", "model:foonet", "proposed", (FOO2, FOO)), Link("p1", "dataset:imagenet", "used", (IMNET,)),
+             Link("p2", "dataset:imagenet", "used", (Mention("p2", 0, 8, "ImageNet", "dataset"),))]
+    relations = [Relation("model:foonet", "evaluated_on", "dataset:imagenet",
+                          (MentionRelation("p1", "evaluated_on", FOO2, IMNET),))]
+    return to_networkx(PAPERS, entities, links, relations)
+
+
+def test_nodes_carry_kind_type_label_and_counts() -> None:
+    g = graph()
+    assert g.nodes["paper:p1"]["kind"] == "paper" and g.nodes["paper:p1"]["abstract"] == ABSTRACT
+    assert g.nodes["paper:p2"]["label"] == "A Title"
+    imagenet = g.nodes["dataset:imagenet"]
+    assert (imagenet["kind"], imagenet["type"], imagenet["papers"], imagenet["aliases"]) == ("entity", "dataset", 2, ("imagenet",))
+    assert g.nodes["model:foonet"]["proposed_by"] == 1
+
+
+def test_mention_edges_have_role_sorted_evidence_matching_the_abstract() -> None:
+    edge = graph().edges["paper:p1", "model:foonet"]
+    assert edge["role"] == "proposed" and edge["weight"] == 2
+    assert [e.start for e in edge["evidence"]] == [11, 19]
+    assert all(ABSTRACT[e.start:e.end] == e.text for e in edge["evidence"])
+
+
+def test_relation_edges_carry_the_sentence_as_evidence() -> None:
+    edge = graph().edges["model:foonet", "dataset:imagenet"]
+    assert edge["kind"] == "relation" and edge["relation"] == "evaluated_on" and edge["papers"] == 1
+    (evidence,) = edge["relations"]["evaluated_on"]
+    assert evidence == Evidence("p1", 19, 51, ABSTRACT[19:51], 19, 51)
+
+
+def test_paper_label_is_short_and_markup_free() -> None:
+    label = paper_label(Paper("x", r"We introduce \textbf{Widget}, " + "a very long sentence " * 10))
+    assert label.startswith("We introduce Widget,") and label.endswith("…") and len(label) <= 61
