@@ -9,6 +9,7 @@ from typing import List, Optional
 import typer
 from rich.console import Console
 
+from kg.cli_eval import eval_command
 from kg.graph import DEFAULT_BASE_IRI
 from kg.readers import InputError, read_corpus
 from kg.registry import UnknownNameError
@@ -56,3 +57,6 @@ def build(
         if os.environ.get("PAPERKG_DEBUG"):
             raise
         raise fail(f"internal error: {type(error).__name__}: {error} (set PAPERKG_DEBUG=1 for a traceback)") from None
+
+
+app.command("eval")(eval_command)
