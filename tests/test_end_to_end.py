@@ -1,0 +1,61 @@
+"""End to end: the committed exports are fresh, builds are deterministic, bad records don't stop a build."""
+import json
+from pathlib import Path
+
+import networkx as nx
+import pytest
+from typer.testing import CliRunner
+
+from kg.cli import app
+from tests.conftest import ROOT
+
+runner = CliRunner()
+OUTPUTS = ("graph.ttl", "graph.graphml", "graph.html")
+
+
+@pytest.fixture(scope="module")
+def seed_build(tmp_path_factory) -> tuple[Path, str]:
+    """Build the seeds once into a temporary directory."""
+    out = tmp_path_factory.mktemp("exports")
+    result = runner.invoke(app, ["build", str(ROOT / "seeds"), "--out", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    return out, result.output
+
+
+def test_seeds_give_92_papers(seed_build) -> None:
+    out, summary = seed_build
+    assert "papers: 92 built from 95 records, 0 skipped" in summary
+    graph = nx.read_graphml(out / "graph.graphml")
+    assert sum(1 for _, kind in graph.nodes(data="kind") if kind == "paper") == 92
+
+
+@pytest.mark.parametrize("name", OUTPUTS)
+def test_committed_exports_are_fresh(seed_build, name: str) -> None:
+    out, _ = seed_build
+    committed = ROOT / "exports" / name
+    assert committed.exists(), f"exports/{name} missing: run `kg build seeds/ --out exports/`"
+    assert committed.read_bytes() == (out / name).read_bytes(), (
+        f"exports/{name} is stale: run `kg build seeds/ --out exports/` and commit it")
+
+
+def test_rebuild_is_byte_identical(seed_build, tmp_path: Path) -> None:
+    out, _ = seed_build
+    result = runner.invoke(app, ["build", str(ROOT / "seeds"), "--out", str(tmp_path), "--quiet"])
+    assert result.exit_code == 0, result.output
+    for name in OUTPUTS:
+        assert (tmp_path / name).read_bytes() == (out / name).read_bytes(), name
+
+
+def test_file_with_bad_records_still_builds_its_good_papers(tmp_path: Path) -> None:
+    good = [{"id": "g1", "abstract": "We propose a novel sampler evaluated on ImageNet."},
+            {"id": "g2", "title": "<b>Bold</b>", "abstract": "Large language models (LLMs) need uncertainty quantification."}]
+    lines = [json.dumps(good[0]), "{broken", json.dumps({"id": "x"}), json.dumps(good[1])]
+    source = tmp_path / "in.jsonl"
+    source.write_text("\n".join(lines), encoding="utf-8")
+    result = runner.invoke(app, ["build", str(source), "--out", str(tmp_path / "o"), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "papers: 2 built from 4 records, 2 skipped" in result.output
+    assert "in.jsonl:2: malformed JSON" in result.output and "in.jsonl:3: missing abstract" in result.output
+    graph = nx.read_graphml(tmp_path / "o" / "graph.graphml")
+    papers = {n for n, kind in graph.nodes(data="kind") if kind == "paper"}
+    assert len(papers) == 2
