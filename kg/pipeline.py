@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from contextlib import closing
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 import networkx as nx
 from spacy.language import Language
@@ -13,7 +14,12 @@ from kg.graph import DEFAULT_BASE_IRI, to_networkx
 from kg.resolve import resolve
 from kg.types import Paper
 
+if TYPE_CHECKING:
+    from kg.cache import PaperCache
+    from kg.engines import EngineOptions, WorkerSpec
+
 BATCH_SIZE = 64
+Progress = Callable[[int], None]
 
 
 @dataclass
@@ -35,6 +41,27 @@ def extract_papers(papers: Iterable[Paper], nlp: Language, extract: ExtractFn,
     pairs = ((text, (paper, context)) for paper, text, context in prepared)
     for doc, (paper, context) in nlp.pipe(pairs, as_tuples=True, batch_size=batch_size):
         yield paper, extract_paper(paper, doc, context, extract)
+
+
+def extract_all(papers: list[Paper], spec: WorkerSpec, options: EngineOptions,
+                cache: PaperCache | None = None, progress: Progress | None = None) -> list[Extraction]:
+    """Every paper's extraction in input order: cached ones loaded, the rest computed (and stored)."""
+    from kg.engines import run_extraction
+
+    results: list[Extraction | None] = [cache.load(p) if cache else None for p in papers]
+    todo = [i for i, extraction in enumerate(results) if extraction is None]
+    if progress and len(todo) < len(papers):
+        progress(len(papers) - len(todo))
+    indices = iter(todo)
+    with closing(run_extraction(spec, [papers[i] for i in todo], options)) as computed:
+        for extraction in computed:  # run to the end, so pools and clusters shut down here
+            index = next(indices)
+            results[index] = extraction
+            if cache:
+                cache.store(papers[index], extraction)
+            if progress:
+                progress(1)
+    return results  # type: ignore[return-value]
 
 
 def assemble(papers: list[Paper], extractions: Iterable[Extraction], base_iri: str = DEFAULT_BASE_IRI,

@@ -1,0 +1,120 @@
+"""A per-paper extraction cache: one checksummed JSON file per (paper, extraction setup)."""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+from dataclasses import astuple
+from pathlib import Path
+from typing import Any
+
+from kg.extract import Extraction
+from kg.types import Mention, MentionRelation, Paper
+
+log = logging.getLogger(__name__)
+
+FORMAT = 1  # bump when the entry layout changes
+MAGIC = b"paperkg-cache"
+APP_NAME = "paperkg"
+
+
+def default_cache_dir() -> Path:
+    """The user's cache directory for paperkg (platformdirs)."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir(APP_NAME)) / "extractions"
+
+
+def setup_salt(**setup: Any) -> str:
+    """A digest of everything besides the paper that the extraction depends on."""
+    blob = json.dumps({"format": FORMAT, **setup}, sort_keys=True, default=repr)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def encode(extraction: Extraction) -> bytes:
+    """The JSON form of an extraction (mentions as field lists)."""
+    data = {
+        "mentions": [list(astuple(m)) for m in extraction.mentions],
+        "relations": [[r.paper_id, r.relation, list(astuple(r.source)), list(astuple(r.target))]
+                      for r in extraction.relations],
+        "abbreviations": [list(pair) for pair in extraction.abbreviations],
+    }
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def decode(payload: bytes) -> Extraction:
+    """The extraction from its JSON form; raises on anything malformed."""
+    data = json.loads(payload.decode("utf-8"))
+    mentions = tuple(Mention(*fields) for fields in data["mentions"])
+    relations = tuple(MentionRelation(paper_id, relation, Mention(*source), Mention(*target))
+                      for paper_id, relation, source, target in data["relations"])
+    abbreviations = tuple((short, long) for short, long in data["abbreviations"])
+    return Extraction(mentions, relations, abbreviations)
+
+
+class PaperCache:
+    """Extractions on disk under `directory`, keyed by paper and extraction setup."""
+
+    def __init__(self, directory: Path, salt: str) -> None:
+        self.directory = Path(directory)
+        self.salt = salt
+        self.hits = self.misses = self.corrupt = 0
+
+    def key(self, paper: Paper) -> str:
+        """sha256 of the setup salt, the paper id and the abstract."""
+        digest = hashlib.sha256(self.salt.encode("ascii"))
+        for part in (paper.id, paper.abstract):
+            digest.update(b"\0" + part.encode("utf-8"))
+        return digest.hexdigest()
+
+    def path(self, key: str) -> Path:
+        """Where an entry lives: sharded by the key's first two hex digits."""
+        return self.directory / key[:2] / f"{key}.json"
+
+    def load(self, paper: Paper) -> Extraction | None:
+        """The cached extraction of `paper`, or None when absent or not intact."""
+        key = self.key(paper)
+        try:
+            blob = self.path(key).read_bytes()
+        except OSError:
+            self.misses += 1
+            return None
+        extraction = self._verify(blob, key)
+        if extraction is None:
+            self.corrupt += 1
+            self.misses += 1
+            log.warning("cache entry %s is corrupt: recomputing", key[:12])
+        else:
+            self.hits += 1
+        return extraction
+
+    def _verify(self, blob: bytes, key: str) -> Extraction | None:
+        """Check header, key and checksum, then decode; None when anything is off."""
+        header, _, payload = blob.partition(b"\n")
+        parts = header.split(b" ")
+        if len(parts) != 4 or parts[0] != MAGIC or parts[1] != str(FORMAT).encode():
+            return None
+        if parts[2] != key.encode() or parts[3] != hashlib.sha256(payload).hexdigest().encode():
+            return None
+        try:
+            return decode(payload)
+        except (ValueError, TypeError, KeyError):
+            return None
+
+    def store(self, paper: Paper, extraction: Extraction) -> None:
+        """Write an entry atomically (temporary file, then rename); failures only log."""
+        key = self.key(paper)
+        payload = encode(extraction)
+        header = b" ".join([MAGIC, str(FORMAT).encode(), key.encode(),
+                            hashlib.sha256(payload).hexdigest().encode()])
+        target = self.path(key)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(header + b"\n" + payload)
+            os.replace(tmp, target)
+        except OSError as error:
+            log.warning("cannot write cache entry %s: %s", target, error)
