@@ -1,0 +1,155 @@
+"""GraphML for Gephi (and networkx/igraph): one typed key per attribute, no nulls, stable bytes.
+
+Missing values are *omitted* (no `<data>` element), never written as "" or a sentinel: Gephi
+reads an empty value as null anyway, while a sentinel such as 0 or -1 would distort its
+statistics, ranking and range filters; networkx and igraph read an absent value as missing.
+A value is absent only when it does not apply to the node's kind (an entity has no year) or
+is unknown (a paper without a venue). Lists are joined with "; ". Gephi's reserved names
+(label, x, y, size, r, g, b, weight) carry only what Gephi uses them for.
+"""
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+from typing import Any, Iterable
+
+import networkx as nx
+
+from kg.layout import hex_to_rgb, node_metrics, type_color
+from kg.registry import exporters
+from kg.views import project
+
+NAMESPACE = "http://graphml.graphdrawing.org/xmlns"
+SCHEMA = f"{NAMESPACE} {NAMESPACE}/1.0/graphml.xsd"
+EVIDENCE_LENGTH = 200
+NODE_KEYS: tuple[tuple[str, str], ...] = (
+    ("label", "string"), ("kind", "string"), ("type", "string"), ("papers", "int"),
+    ("proposed_by", "int"), ("aliases", "string"), ("paper_id", "string"), ("title", "string"),
+    ("year", "int"), ("venue", "string"), ("url", "string"), ("authors", "string"),
+    ("sources", "string"), ("abstract", "string"), ("community", "int"), ("degree", "int"),
+    ("pagerank", "double"), ("x", "float"), ("y", "float"), ("size", "float"),
+    ("r", "int"), ("g", "int"), ("b", "int"),
+)
+EDGE_KEYS: tuple[tuple[str, str], ...] = (
+    ("label", "string"), ("kind", "string"), ("role", "string"), ("relation", "string"),
+    ("relations", "string"), ("papers", "int"), ("weight", "double"), ("shared", "string"),
+    ("evidence", "string"), ("evidence_paper", "string"),
+)
+INVALID_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\r": "&#13;", "\n": "&#10;",
+           "\t": "&#9;"}
+TEXT_ESCAPES = re.compile('[&<>\r]')
+ATTR_ESCAPES = re.compile('[&<>"\r\n\t]')
+
+
+def xml_text(value: str, attribute: bool = False) -> str:
+    """`value` without XML-1.0-invalid characters, escaped for element text or an attribute."""
+    value = INVALID_XML.sub("", value)
+    return (ATTR_ESCAPES if attribute else TEXT_ESCAPES).sub(lambda m: ESCAPES[m.group()], value)
+
+
+def convert(value: Any, kind: str) -> str | None:
+    """The GraphML text of a value of the declared type, or None when it is missing."""
+    if value is None or isinstance(value, (dict, set, frozenset)):
+        return None
+    if isinstance(value, (tuple, list)):
+        value = "; ".join(str(item) for item in value)
+    if kind == "string":
+        text = str(value).strip()
+        return text or None
+    if kind == "int":
+        return str(int(value)) if isinstance(value, (int, float)) and math.isfinite(value) else None
+    number = float(value) if isinstance(value, (int, float)) else math.nan
+    return repr(number) if math.isfinite(number) else None
+
+
+def shorten(text: str, limit: int = EVIDENCE_LENGTH) -> str:
+    """Whitespace collapsed and cut to `limit` characters with an ellipsis."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def node_values(H: nx.Graph, seed: int) -> Iterable[tuple[Any, dict[str, Any]]]:
+    """Each node with the values of the declared node keys."""
+    metrics = node_metrics(H, seed)
+    for node, data in H.nodes(data=True):
+        node_type = "paper" if data.get("kind") == "paper" else data.get("type")
+        red, green, blue = hex_to_rgb(type_color(node_type))
+        values = dict(data, label=data.get("label") or str(node), type=node_type, **metrics[node])
+        values.update(r=red, g=green, b=blue)
+        yield node, values
+
+
+def edge_evidence(H: nx.Graph, source: Any, data: dict) -> tuple[str | None, str | None]:
+    """A short evidence sentence for an edge and the paper it comes from."""
+    if data.get("kind") == "mention" and data.get("evidence"):
+        first = data["evidence"][0]
+        abstract = H.nodes[source].get("abstract") or ""
+        return shorten(abstract[first.sentence_start:first.sentence_end] or first.text), None
+    if data.get("kind") == "relation" and data.get("relations"):
+        found = data["relations"].get(data.get("relation")) or next(iter(data["relations"].values()))
+        return (shorten(found[0].text), found[0].paper_id) if found else (None, None)
+    return None, None
+
+
+def edge_values(H: nx.Graph) -> Iterable[tuple[Any, Any, dict[str, Any]]]:
+    """Each edge with the values of the declared edge keys."""
+    for source, target, data in H.edges(data=True):
+        evidence, paper = edge_evidence(H, source, data)
+        relations = data.get("relations")
+        yield source, target, dict(
+            data, label=data.get("role") or data.get("relation"), evidence=evidence,
+            evidence_paper=paper, relations=tuple(relations) if isinstance(relations, dict) else None)
+
+
+def data_lines(values: dict[str, Any], keys: dict[str, tuple[str, str]], indent: str) -> list[str]:
+    """The `<data>` elements of one node or edge, in key order, skipping missing values."""
+    lines = []
+    for name, (key_id, kind) in keys.items():
+        text = convert(values.get(name), kind)
+        if text is not None:
+            lines.append(f'{indent}<data key="{key_id}">{xml_text(text)}</data>')
+    return lines
+
+
+def render(H: nx.Graph, seed: int) -> str:
+    """The whole GraphML document for a graph."""
+    nodes = [(node, data_values) for node, data_values in node_values(H, seed)]
+    edges = list(edge_values(H))
+    node_keys = used_keys(NODE_KEYS, (values for _, values in nodes), 0)
+    edge_keys = used_keys(EDGE_KEYS, (values for _, _, values in edges), len(node_keys))
+    lines = ["<?xml version='1.0' encoding='utf-8'?>",
+             f'<graphml xmlns="{NAMESPACE}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"'
+             f' xsi:schemaLocation="{SCHEMA}">']
+    for domain, keys in (("node", node_keys), ("edge", edge_keys)):
+        lines += [f'  <key id="{key_id}" for="{domain}" attr.name="{name}" attr.type="{kind}"/>'
+                  for name, (key_id, kind) in keys.items()]
+    default = "directed" if H.is_directed() else "undirected"
+    lines.append(f'  <graph id="G" edgedefault="{default}">')
+    for node, values in nodes:
+        lines.append(f'    <node id="{xml_text(str(node), True)}">')
+        lines += data_lines(values, node_keys, "      ") + ["    </node>"]
+    for number, (source, target, values) in enumerate(edges):
+        lines.append(f'    <edge id="e{number}" source="{xml_text(str(source), True)}"'
+                     f' target="{xml_text(str(target), True)}">')
+        lines += data_lines(values, edge_keys, "      ") + ["    </edge>"]
+    lines += ["  </graph>", "</graphml>", ""]
+    return "\n".join(lines)
+
+
+def used_keys(declared: tuple[tuple[str, str], ...], records: Iterable[dict[str, Any]],
+              first_id: int) -> dict[str, tuple[str, str]]:
+    """The declared keys that at least one record has a value for, with ids `d<n>`."""
+    records = list(records)
+    present = [(name, kind) for name, kind in declared
+               if any(convert(r.get(name), kind) is not None for r in records)]
+    return {name: (f"d{first_id + i}", kind) for i, (name, kind) in enumerate(present)}
+
+
+def write_graphml(G: nx.DiGraph, path: str | Path, view: str = "full", seed: int = 42) -> None:
+    """Write `view` (full|papers|entities) of the graph as Gephi-ready GraphML, UTF-8."""
+    Path(path).write_text(render(project(G, view), seed), encoding="utf-8", newline="\n")
+
+
+exporters.register("graphml", func=write_graphml)

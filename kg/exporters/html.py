@@ -1,0 +1,2 @@
+"""Self-contained interactive HTML view (work in progress)."""
+from __future__ import annotations
