@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from spacy.tokens import Doc
 
-from extractors import acronyms  # noqa: F401  (registration on import)
+from extractors import acronyms, chunks, gazetteer, proposals, shapes  # noqa: F401  (registration on import)
 from extractors.combine import combine
 from kg.extract import Candidate, CandidateRelation, DocContext, ExtractFn
 from kg.registry import extractors, lookup
 
-DEFAULT_EXTRACTORS = ("acronyms",)
-VERSION = "0.1.0"  # bump when extraction output changes (part of cache keys)
+DEFAULT_EXTRACTORS = ("gazetteer", "acronyms", "shapes", "chunks", "proposals")
+VERSION = "0.2.0"  # bump when extraction output changes (part of cache keys)
 
 
 def build_extract(names: tuple[str, ...] = DEFAULT_EXTRACTORS) -> ExtractFn:

@@ -1,35 +1,46 @@
-"""Acronym definitions: `long form (SHORT)` gives two mentions of one entity."""
+"""Acronym definitions: `long form (SHORT)` gives two mentions of one entity, typed by the long form's head."""
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Callable, Iterator
 
 from spacy.tokens import Doc
 
+from extractors.cues import context_type, shape_type
+from extractors.lexicon import HEAD_TYPES, VAGUE_MODIFIERS
 from kg.extract import Candidate, DocContext
 from kg.registry import extractors
+from kg.resolve import singular
 
-HEAD_TYPES = {
-    "dataset": "dataset", "benchmark": "dataset", "corpus": "dataset",
-    "model": "model", "network": "model", "transformer": "model",
-    "detection": "task", "recognition": "task", "classification": "task", "estimation": "task",
-    "rate": "metric", "score": "metric", "error": "metric",
-}
+SCORE = 0.9
 
 
-def type_of(long_form: str) -> str:
-    """A type from the long form's last word, defaulting to method."""
-    last = long_form.lower().split()[-1].rstrip("s")
-    return HEAD_TYPES.get(last, "method")
+def type_of(long_form: str) -> str | None:
+    """A type from the long form's last word, or None."""
+    words = long_form.split()
+    return HEAD_TYPES.get(singular(words[-1]).lower().split("-")[-1]) if words else None
+
+
+def trimmed_start(text: str, start: int, end: int) -> int:
+    """Move the long form's start past vague modifiers (`a novel Foo Bar` -> `Foo Bar`)."""
+    while start < end:
+        word = text[start:end].split(" ", 1)[0]
+        if word.lower() not in VAGUE_MODIFIERS or " " not in text[start:end]:
+            break
+        start += len(word) + 1
+    return start
 
 
 @extractors.register("acronyms")
-def make_acronyms() -> callable:
+def make_acronyms() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
     """Factory: the acronym-definition extractor."""
 
     def extract(doc: Doc, context: DocContext) -> Iterator[Candidate]:
         for abbreviation in context.abbreviations:
-            entity_type = type_of(abbreviation.long)
-            yield Candidate(abbreviation.long_start, abbreviation.long_end, entity_type, "used", 0.9, "acronyms")
-            yield Candidate(abbreviation.short_start, abbreviation.short_end, entity_type, "used", 0.9, "acronyms")
+            start = trimmed_start(doc.text, abbreviation.long_start, abbreviation.long_end)
+            span = doc.char_span(start, abbreviation.long_end, alignment_mode="expand")
+            entity_type = (type_of(doc.text[start:abbreviation.long_end]) or shape_type(abbreviation.short)
+                           or (context_type(doc, span) if span is not None else None) or "method")
+            yield Candidate(start, abbreviation.long_end, entity_type, "used", SCORE, "acronyms")
+            yield Candidate(abbreviation.short_start, abbreviation.short_end, entity_type, "used", SCORE, "acronyms")
 
     return extract

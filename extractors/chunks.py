@@ -1,0 +1,84 @@
+"""Noun-chunk sub-spans typed by their head noun: tasks, methods, models, metrics, named datasets."""
+from __future__ import annotations
+
+from typing import Callable, Iterator
+
+from spacy.tokens import Doc, Span
+
+from extractors.lexicon import GENERIC_HEADS, HEAD_TYPES, VAGUE_HEADS, VAGUE_MODIFIERS
+from extractors.shapes import is_coined
+from kg.extract import Candidate, DocContext
+from kg.registry import extractors
+from kg.resolve import singular
+
+SCORE = 0.5
+DROPPED_HEADS = frozenset("approach method technique strategy scheme paradigm".split())
+STRIP_POS = frozenset("DET PRON PART ADV NUM PUNCT CCONJ SCONJ ADP AUX VERB".split())
+NAMED_TYPES = frozenset({"dataset"})  # types that need a name (capital or coined word) among the modifiers
+
+
+def trim(span: Span) -> Span:
+    """Drop determiners, vague modifiers and stray punctuation at the left; cut at a parenthesis."""
+    start, end = span.start, span.end
+    for token in span:
+        if token.text in ("(", "[", ",", ";", ":"):
+            end = token.i
+            break
+    doc = span.doc
+    while start < end and (doc[start].pos_ in STRIP_POS or doc[start].lower_ in VAGUE_MODIFIERS
+                           or doc[start].text in "-–—"):
+        start += 1
+    while end > start and (doc[end - 1].is_punct or doc[end - 1].pos_ in ("DET", "ADP", "CCONJ")):
+        end -= 1
+    return doc[start:end]
+
+
+def named(span: Span) -> bool:
+    """Whether some word of the span is capitalised mid-sentence or coined."""
+    return any(is_coined(t.text) or (t.is_title and not t.is_sent_start) for t in span)
+
+
+def head_type(span: Span) -> str | None:
+    """The type its last word gives a span, if any."""
+    return HEAD_TYPES.get(singular(span[-1].lower_)) or HEAD_TYPES.get(span[-1].lemma_.lower())
+
+
+def typed_span(span: Span) -> tuple[Span, str] | None:
+    """The longest left-anchored sub-span ending in a typing head, with its type, or None."""
+    for end in range(len(span), 0, -1):
+        sub = span[:end]
+        entity_type = head_type(sub)
+        if entity_type is None:
+            continue
+        head = singular(sub[-1].lower_)
+        if head in DROPPED_HEADS or (head in GENERIC_HEADS and len(sub) == 2 and is_coined(sub[0].text)):
+            sub = sub[:-1]
+        if acceptable(sub, head, entity_type):
+            return sub, entity_type
+    return None
+
+
+def acceptable(sub: Span, head: str, entity_type: str) -> bool:
+    """Specific enough to be an entity: a modifier that is not vague, a name where the type needs one."""
+    if not len(sub) or head in VAGUE_HEADS or (entity_type in NAMED_TYPES and not named(sub)):
+        return False
+    if len(sub) == 1:
+        return is_coined(sub[0].text)
+    return not (len(sub) == 2 and sub[0].pos_ in ("ADJ",) and singular(sub[-1].lower_) in GENERIC_HEADS)
+
+
+@extractors.register("chunks")
+def make_chunks() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
+    """Factory: the noun-chunk extractor (needs a parser; yields nothing on a blank pipeline)."""
+
+    def extract(doc: Doc, context: DocContext) -> Iterator[Candidate]:
+        if not doc.has_annotation("DEP"):
+            return
+        for chunk in doc.noun_chunks:
+            span = trim(chunk)
+            found = typed_span(span) if len(span) else None
+            if found:
+                sub, entity_type = found
+                yield Candidate(sub.start_char, sub.end_char, entity_type, "used", SCORE, "chunks")
+
+    return extract

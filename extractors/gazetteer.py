@@ -1,0 +1,67 @@
+"""Well-known entities from `ontology/gazetteer/*.jsonl`, found with two PhraseMatchers."""
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Callable, Iterable, Iterator
+
+import spacy
+from spacy.matcher import PhraseMatcher
+from spacy.tokens import Doc
+
+from kg.extract import Candidate, DocContext
+from kg.registry import extractors
+
+SCORE = 0.95
+CASE_SENSITIVE_LENGTH = 6  # short forms with a capital (ASR, Adam, MATH) must match case
+
+
+def load_entries(package: str = "ontology", folder: str = "gazetteer") -> list[dict]:
+    """All gazetteer entries: {"name", "type", "aliases"} from every JSONL file of the folder."""
+    entries = []
+    for item in sorted(resources.files(package).joinpath(folder).iterdir(), key=lambda p: p.name):
+        if item.name.endswith(".jsonl"):
+            entries.extend(json.loads(line) for line in item.read_text(encoding="utf-8").splitlines() if line.strip())
+    return entries
+
+
+def variants(form: str) -> set[str]:
+    """A form, its plural, and its hyphen/space spellings."""
+    found = {form}
+    if "-" in form:
+        found.add(form.replace("-", " "))
+    last = form.split()[-1] if form.split() else form
+    if last[-1:].isalpha() and not last.endswith("s"):
+        found |= {f + "s" for f in list(found)}
+    return found
+
+
+def case_sensitive(form: str) -> bool:
+    """Short forms with a capital letter are matched exactly, others case-insensitively."""
+    return len(form) <= CASE_SENSITIVE_LENGTH and any(c.isupper() for c in form)
+
+
+def build_matchers(entries: Iterable[dict]) -> tuple[PhraseMatcher, PhraseMatcher]:
+    """(exact, lower-case) matchers whose match ids are the entity types."""
+    nlp = spacy.blank("en")
+    exact, folded = PhraseMatcher(nlp.vocab, attr="ORTH"), PhraseMatcher(nlp.vocab, attr="LOWER")
+    for entry in entries:
+        for form in (entry["name"], *entry.get("aliases", ())):
+            matcher = exact if case_sensitive(form) else folded
+            matcher.add(entry["type"], list(nlp.tokenizer.pipe(sorted(variants(form)))))
+    return exact, folded
+
+
+@extractors.register("gazetteer")
+def make_gazetteer(entries: list[dict] | None = None) -> Callable[[Doc, DocContext], Iterator[Candidate]]:
+    """Factory: compile the gazetteer once; the extractor yields every match with its type."""
+    exact, folded = build_matchers(load_entries() if entries is None else entries)
+
+    def extract(doc: Doc, context: DocContext) -> Iterator[Candidate]:
+        for matcher in (exact, folded):
+            for match_id, start, end in matcher(doc):
+                span = doc[start:end]
+                entity_type = doc.vocab.strings[match_id]
+                yield Candidate(span.start_char, span.end_char, entity_type, "used", SCORE, "gazetteer")
+
+    return extract
