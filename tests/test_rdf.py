@@ -1,0 +1,260 @@
+"""The RDF export: parses everywhere, no blank nodes, exact abstracts, provenance, determinism."""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import networkx as nx
+import pyoxigraph as ox
+import pytest
+import rdflib
+from rdflib import BNode, Literal, URIRef
+from rdflib.compare import isomorphic
+from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SKOS
+
+from kg.exporters.rdf import ITSRDF, MLKG, NIF, SCHEMA, to_rdflib, write_jsonld, write_ntriples, write_turtle
+from kg.graph import to_networkx
+from kg.registry import exporters, lookup
+from kg.types import Entity, Link, Mention, MentionRelation, Paper, Relation, Source
+
+ROOT = Path(__file__).resolve().parents[1]
+BASE = "https://w3id.org/paperkg/"
+TRICKY = ('Émoji 😀 first: we propose "FooNet" for image classification.\n'
+          'FooNet\\path reaches 90% accuracy on <script>ImageNet</script> with """triple""" quotes.\r\n'
+          'Tabs\there, e\u0301 and a form\x0cfeed end with a quote"')
+SECOND = "ImageNet is used again by an unnamed method; no title here."
+WRITERS = {"ttl": write_turtle, "nt": write_ntriples, "jsonld": write_jsonld}
+RDFLIB_FORMATS = {"ttl": "turtle", "nt": "nt", "jsonld": "json-ld"}
+OX_FORMATS = {"ttl": ox.RdfFormat.TURTLE, "nt": ox.RdfFormat.N_TRIPLES, "jsonld": ox.RdfFormat.JSON_LD}
+XSD_STRING, XSD_INTEGER, XSD_NONNEG = (URIRef(f"http://www.w3.org/2001/XMLSchema#{t}")
+                                      for t in ("string", "integer", "nonNegativeInteger"))
+ENTITY_CLASSES = {MLKG.Method, MLKG.Model, MLKG.Dataset, MLKG.Task, MLKG.Metric}
+
+
+def mention_in(paper: Paper, text: str, kind: str, role: str = "used", occurrence: int = 0) -> Mention:
+    """The `occurrence`-th span of `text` in the paper's abstract, with its sentence bounds."""
+    start = [m.start() for m in re.finditer(re.escape(text), paper.abstract)][occurrence]
+    sentence = next(s for s in re.finditer(r"[^\n.]+\.?", paper.abstract) if s.start() <= start < s.end())
+    return Mention(paper.id, start, start + len(text), text, kind, role, sentence.start(), sentence.end(), "test", text)
+
+
+def make_graph(base_iri: str = BASE) -> nx.DiGraph:
+    """Two invented papers (one with a hostile abstract and an id needing escapes), four entities."""
+    p1 = Paper("p1", TRICKY, (Source("000_a.txt", 3), Source("001_b.txt", 7)), "Foo: a \"title\"", 2024,
+               "Invented Conf", ("Ann A", "Bob B"), "https://example.org/abs/1 2")
+    p2 = Paper("cs/99 x#ü", SECOND, (Source("000_a.txt", 5),))
+    foo = [mention_in(p1, "FooNet", "model", "proposed", i) for i in (0, 1)]
+    imagenet = [mention_in(p1, "ImageNet", "dataset"), mention_in(p2, "ImageNet", "dataset")]
+    entities = [Entity("model:foonet", "model", "FooNet", ("Foo-Net", "FooNet")),
+                Entity("dataset:imagenet", "dataset", "ImageNet"),
+                Entity("task:image_classification", "task", "image classification"),
+                Entity("metric:top-1 accuracy/%", "metric", "accuracy", ("acc.",))]
+    links = [Link("p1", "model:foonet", "proposed", tuple(foo)),
+             Link("p1", "dataset:imagenet", "used", (imagenet[0],)),
+             Link("p1", "task:image_classification", "used", (mention_in(p1, "image classification", "task"),)),
+             Link("p1", "metric:top-1 accuracy/%", "used", (mention_in(p1, "accuracy", "metric"),)),
+             Link(p2.id, "dataset:imagenet", "used", (imagenet[1],))]
+    relations = [Relation("model:foonet", "evaluated_on", "dataset:imagenet",
+                          (MentionRelation("p1", "evaluated_on", foo[1], imagenet[0]),)),
+                 Relation("model:foonet", "applied_to", "task:image_classification",
+                          (MentionRelation("p1", "applied_to", foo[0], links[2].mentions[0]),))]
+    return to_networkx([p1, p2], entities, links, relations, base_iri=base_iri)
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory) -> dict[str, Path]:
+    """The invented graph written in every format."""
+    out = tmp_path_factory.mktemp("rdf")
+    graph = make_graph()
+    for suffix, write in WRITERS.items():
+        write(graph, out / f"graph.{suffix}")
+    return {suffix: out / f"graph.{suffix}" for suffix in WRITERS}
+
+
+def parse(path: Path) -> rdflib.Graph:
+    """A written export parsed with rdflib."""
+    return rdflib.Graph().parse(path, format=RDFLIB_FORMATS[path.suffix[1:]])
+
+
+@pytest.mark.parametrize("suffix", WRITERS)
+def test_rdflib_parses_the_same_triples_as_to_rdflib(exported, suffix: str) -> None:
+    assert isomorphic(parse(exported[suffix]), to_rdflib(make_graph()))
+
+
+@pytest.mark.parametrize("suffix", WRITERS)
+def test_pyoxigraph_parses_every_triple(exported, suffix: str) -> None:
+    store = ox.Store()
+    store.load(path=str(exported[suffix]), format=OX_FORMATS[suffix])
+    assert len(store) == len(to_rdflib(make_graph()))
+
+
+@pytest.mark.parametrize("suffix, syntax", [("ttl", "turtle"), ("nt", "ntriples")])
+def test_rapper_parses_every_triple(exported, suffix: str, syntax: str) -> None:
+    if shutil.which("rapper") is None:
+        pytest.skip("rapper (Debian raptor2-utils) is not installed")
+    run = subprocess.run(["rapper", "-i", syntax, "-c", str(exported[suffix])], capture_output=True, text=True)
+    assert run.returncode == 0 and "Error" not in run.stderr, run.stderr
+    assert f"returned {len(to_rdflib(make_graph()))} triples" in run.stderr
+
+
+@pytest.mark.parametrize("suffix", WRITERS)
+def test_no_blank_nodes(exported, suffix: str) -> None:
+    assert not [t for t in parse(exported[suffix]) if any(isinstance(term, BNode) for term in t)]
+
+
+@pytest.mark.parametrize("suffix", WRITERS)
+@pytest.mark.parametrize("engine", ["rdflib", "oxigraph"])
+def test_abstract_round_trips_exactly(exported, suffix: str, engine: str) -> None:
+    query = "SELECT ?a WHERE { ?p <http://purl.org/dc/terms/identifier> \"p1\" ; <http://purl.org/dc/terms/abstract> ?a }"
+    if engine == "rdflib":
+        (value,) = [row[0] for row in parse(exported[suffix]).query(query)]
+        assert value.datatype is None and value.language is None
+        text = str(value)
+    else:
+        store = ox.Store()
+        store.load(path=str(exported[suffix]), format=OX_FORMATS[suffix])
+        (solution,) = list(store.query(query))
+        assert solution["a"].datatype == ox.NamedNode(str(XSD_STRING)) and solution["a"].language is None
+        text = solution["a"].value
+    assert text == TRICKY
+
+
+def test_golden_graph_by_meaning(tmp_path: Path) -> None:
+    abstract = "We propose FooNet."
+    mention = Mention("p1", 11, 17, "FooNet", "model", "proposed", 0, 18)
+    graph = to_networkx([Paper("p1", abstract, title="T", year=2020)], [Entity("model:foonet", "model", "FooNet")],
+                        [Link("p1", "model:foonet", "proposed", (mention,))])
+    write_turtle(graph, tmp_path / "g.ttl")
+    paper, foo = URIRef(BASE + "paper/p1"), URIRef(BASE + "entity/model/foonet")
+    m, sentence = URIRef(BASE + "mention/p1/11-17"), URIRef(BASE + "paper/p1/sent/0-18")
+    stmt = URIRef(BASE + "stmt/" + hashlib.sha1(f"{paper}|{MLKG.proposes}|{foo}".encode()).hexdigest())
+    nonneg = lambda n: Literal(n, datatype=XSD_NONNEG)  # noqa: E731
+    expected = rdflib.Graph()
+    for triple in [
+        (paper, RDF.type, MLKG.Paper), (paper, RDF.type, SCHEMA.ScholarlyArticle),
+        (paper, DCTERMS.identifier, Literal("p1")), (paper, DCTERMS.abstract, Literal(abstract)),
+        (paper, DCTERMS.title, Literal("T")), (paper, RDFS.label, Literal("T")), (paper, MLKG.year, Literal(2020)),
+        (paper, MLKG.proposes, foo), (paper, MLKG.mentions, foo),
+        (foo, RDF.type, MLKG.Model), (foo, RDF.type, MLKG.Entity), (foo, RDF.type, SKOS.Concept),
+        (foo, DCTERMS.identifier, Literal("model:foonet")), (foo, RDFS.label, Literal("FooNet")),
+        (foo, SKOS.prefLabel, Literal("FooNet")), (foo, MLKG.paperCount, Literal(1)),
+        (foo, MLKG.proposedByCount, Literal(1)),
+        (m, RDF.type, MLKG.Mention), (m, RDF.type, NIF.Phrase), (m, NIF.beginIndex, nonneg(11)),
+        (m, NIF.endIndex, nonneg(17)), (m, NIF.anchorOf, Literal("FooNet")), (m, NIF.referenceContext, paper),
+        (m, NIF.sentence, sentence), (m, ITSRDF.taIdentRef, foo), (m, MLKG.denotes, foo),
+        (sentence, RDF.type, NIF.Sentence), (sentence, NIF.beginIndex, nonneg(0)), (sentence, NIF.endIndex, nonneg(18)),
+        (sentence, NIF.anchorOf, Literal(abstract)), (sentence, NIF.referenceContext, paper),
+        (stmt, RDF.type, RDF.Statement), (stmt, RDF.type, PROV.Entity), (stmt, RDF.subject, paper),
+        (stmt, RDF.predicate, MLKG.proposes), (stmt, RDF.object, foo), (stmt, PROV.wasDerivedFrom, m),
+        (stmt, MLKG.mentionCount, Literal(1)),
+    ]:
+        expected.add(triple)
+    assert isomorphic(parse(tmp_path / "g.ttl"), expected)
+
+
+@pytest.mark.parametrize("suffix", WRITERS)
+def test_two_writes_are_byte_identical(tmp_path: Path, suffix: str) -> None:
+    WRITERS[suffix](make_graph(), tmp_path / f"a.{suffix}")
+    WRITERS[suffix](make_graph(), tmp_path / f"b.{suffix}")
+    assert (tmp_path / f"a.{suffix}").read_bytes() == (tmp_path / f"b.{suffix}").read_bytes()
+
+
+def test_output_does_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
+    script = ("import sys; from tests.test_rdf import make_graph, WRITERS\n"
+              "for s, w in WRITERS.items(): w(make_graph(), f'{sys.argv[1]}/graph.{s}')")
+    for seed in ("1", "2"):
+        (tmp_path / seed).mkdir()
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}
+        subprocess.run([sys.executable, "-c", script, str(tmp_path / seed)], check=True, cwd=ROOT, env=env)
+    for suffix in WRITERS:
+        assert (tmp_path / "1" / f"graph.{suffix}").read_bytes() == (tmp_path / "2" / f"graph.{suffix}").read_bytes()
+
+
+def test_ntriples_lines_are_sorted_and_unique(exported) -> None:
+    lines = exported["nt"].read_text(encoding="utf-8").splitlines()
+    assert lines == sorted(set(lines))
+
+
+def test_links_are_asserted_with_role_and_materialised_mentions() -> None:
+    rdf, graph = to_rdflib(make_graph()), make_graph()
+    links = {(s, o) for s, o, kind in graph.edges(data="kind") if kind == "mention"}
+    roles = set(rdf.subject_objects(MLKG.proposes)) | set(rdf.subject_objects(MLKG.uses))
+    assert set(rdf.subject_objects(MLKG.mentions)) == roles
+    assert len(roles) == len(links) == 5
+    assert (URIRef(BASE + "paper/p1"), URIRef(BASE + "entity/model/foonet")) in set(rdf.subject_objects(MLKG.proposes))
+
+
+def test_every_link_and_relation_has_a_statement_with_evidence() -> None:
+    rdf = to_rdflib(make_graph())
+    asserted = [(s, p, o) for p in (MLKG.proposes, MLKG.uses, MLKG.evaluatedOn, MLKG.appliedTo)
+                for s, o in rdf.subject_objects(p)]
+    for s, p, o in asserted:
+        (stmt,) = set(rdf.subjects(RDF.subject, s)) & set(rdf.subjects(RDF.predicate, p)) & set(rdf.subjects(RDF.object, o))
+        expected_kind = NIF.Sentence if p in (MLKG.evaluatedOn, MLKG.appliedTo) else MLKG.Mention
+        sources = list(rdf.objects(stmt, PROV.wasDerivedFrom))
+        assert sources and all((src, RDF.type, expected_kind) in rdf for src in sources)
+    assert len(asserted) == 7
+
+
+def test_each_entity_has_one_class_one_preflabel_and_its_aliases() -> None:
+    rdf, graph = to_rdflib(make_graph()), make_graph()
+    entities = set(rdf.subjects(RDF.type, MLKG.Entity))
+    assert len(entities) == 4
+    for entity in entities:
+        assert len(set(rdf.objects(entity, RDF.type)) & ENTITY_CLASSES) == 1
+        assert len(list(rdf.objects(entity, SKOS.prefLabel))) == 1
+        assert rdf.value(entity, SKOS.prefLabel) == rdf.value(entity, RDFS.label)
+        node = graph.nodes[str(rdf.value(entity, DCTERMS.identifier))]
+        assert rdf.value(entity, MLKG.paperCount) == Literal(node["papers"])
+    foo = URIRef(BASE + "entity/model/foonet")
+    assert set(rdf.objects(foo, SKOS.altLabel)) == {Literal("Foo-Net")}
+
+
+def test_every_anchor_is_the_abstract_between_its_offsets() -> None:
+    rdf = to_rdflib(make_graph())
+    spans = list(rdf.subjects(NIF.anchorOf, None))
+    assert len(spans) == 6 + 3  # six mentions, three distinct sentences
+    for span in spans:
+        abstract = str(rdf.value(rdf.value(span, NIF.referenceContext), DCTERMS.abstract))
+        begin, end = rdf.value(span, NIF.beginIndex).toPython(), rdf.value(span, NIF.endIndex).toPython()
+        assert abstract[begin:end] == str(rdf.value(span, NIF.anchorOf))
+
+
+def test_paper_metadata_and_every_source() -> None:
+    rdf = to_rdflib(make_graph())
+    paper = URIRef(BASE + "paper/p1")
+    assert rdf.value(paper, MLKG.year) == Literal(2024, datatype=XSD_INTEGER)
+    assert rdf.value(paper, DCTERMS.title) == Literal('Foo: a "title"') == rdf.value(paper, RDFS.label)
+    assert set(rdf.objects(paper, MLKG.source)) == {Literal("000_a.txt#3"), Literal("001_b.txt#7")}
+    assert rdf.value(paper, RDFS.seeAlso) == URIRef("https://example.org/abs/1%202")
+    untitled = URIRef(BASE + "paper/cs%2F99%20x%23%C3%BC")
+    assert rdf.value(untitled, DCTERMS.identifier) == Literal("cs/99 x#ü")
+    assert (untitled, DCTERMS.title, None) not in rdf and (untitled, MLKG.year, None) not in rdf
+
+
+@pytest.mark.parametrize("base, prefix", [("https://example.org/kg", "https://example.org/kg/"),
+                                          ("https://example.org/kg#", "https://example.org/kg#")])
+def test_instances_follow_the_base_iri_and_the_vocabulary_does_not(base: str, prefix: str) -> None:
+    rdf = to_rdflib(make_graph(base))
+    assert (URIRef(prefix + "entity/metric/top-1%20accuracy%2F%25"), RDF.type, MLKG.Metric) in rdf
+    assert all(str(s).startswith(prefix) for s in rdf.subjects())
+    assert str(MLKG) == BASE + "vocab#"
+
+
+@pytest.mark.parametrize("name, writer", [("ttl", write_turtle), ("nt", write_ntriples), ("jsonld", write_jsonld)])
+def test_writers_are_registered(name: str, writer) -> None:
+    assert lookup(exporters, name) is writer
+
+
+def test_the_ontology_parses_and_documents_every_term_the_export_uses(exported) -> None:
+    ontology = rdflib.Graph().parse(ROOT / "ontology" / "paperkg.ttl")
+    used = {term for triple in parse(exported["ttl"]) for term in triple if str(term).startswith(str(MLKG))}
+    assert used and all((t, RDFS.label, None) in ontology and (t, RDFS.comment, None) in ontology for t in used)
+    store = ox.Store()
+    store.load(path=str(ROOT / "ontology" / "paperkg.ttl"), format=ox.RdfFormat.TURTLE)
+    assert len(store) == len(ontology)
