@@ -20,11 +20,34 @@ MAGIC = b"paperkg-cache"
 APP_NAME = "paperkg"
 
 
+CACHE_ENV = "PAPERKG_CACHE_DIR"
+# kg modules whose code decides a paper's extraction (besides the extractors' own package)
+EXTRACTION_MODULES = ("abbreviations", "extract", "nlp", "pipeline", "text", "types")
+
+
 def default_cache_dir() -> Path:
-    """The user's cache directory for paperkg (platformdirs)."""
+    """$PAPERKG_CACHE_DIR, else the user's cache directory for paperkg (platformdirs)."""
     import platformdirs
 
+    if os.environ.get(CACHE_ENV):
+        return Path(os.environ[CACHE_ENV])
     return Path(platformdirs.user_cache_dir(APP_NAME)) / "extractions"
+
+
+def code_digest(*packages: str) -> str:
+    """A digest of the files of `packages` and of kg's extraction modules: edits invalidate entries."""
+    import importlib.util
+
+    files: list[Path] = [Path(__file__).with_name(f"{name}.py") for name in EXTRACTION_MODULES]
+    for package in packages:
+        spec = importlib.util.find_spec(package)
+        for location in (spec.submodule_search_locations or []) if spec else []:
+            files.extend(p for p in sorted(Path(location).rglob("*"))
+                         if p.is_file() and "__pycache__" not in p.parts)
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
 
 
 def setup_salt(**setup: Any) -> str:
@@ -113,8 +136,12 @@ class PaperCache:
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(header + b"\n" + payload)
-            os.replace(tmp, target)
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(header + b"\n" + payload)
+                os.replace(tmp, target)
+            except OSError:
+                Path(tmp).unlink(missing_ok=True)
+                raise
         except OSError as error:
             log.warning("cannot write cache entry %s: %s", target, error)

@@ -9,6 +9,7 @@ from typing import List, Optional
 import typer
 from rich.console import Console
 
+from kg.cli_bench import bench_command
 from kg.cli_eval import eval_command
 from kg.graph import DEFAULT_BASE_IRI
 from kg.readers import InputError, read_corpus
@@ -69,3 +70,4 @@ def build(
 
 
 app.command("eval")(eval_command)
+app.command("bench")(bench_command)

@@ -42,8 +42,12 @@ class ExtractSpec:
         version = self.version
         if version is None and module:
             version = getattr(importlib.import_module(module), "VERSION", None)
+        from kg.cache import code_digest
+
+        packages = [module.split(".")[0]] if module else []
         return {"factory": f"{module}.{getattr(self.factory, '__qualname__', repr(self.factory))}",
-                "args": repr(self.args), "kwargs": repr(self.kwargs), "version": version}
+                "args": repr(self.args), "kwargs": repr(self.kwargs), "version": version,
+                "code": code_digest(*packages, "ontology")}
 
 
 def as_spec(make_extract: Callable[[], ExtractFn] | ExtractSpec) -> ExtractSpec:
