@@ -18,6 +18,6 @@ def build_extract(names: tuple[str, ...] = DEFAULT_EXTRACTORS) -> ExtractFn:
 
     def extract(doc: Doc, context: DocContext) -> tuple[list[Candidate], list[CandidateRelation]]:
         candidates = [c for _, extractor in chosen for c in extractor(doc, context)]
-        return combine(candidates), []
+        return combine(candidates, doc.text, context.abbreviations), []
 
     return extract

@@ -5,13 +5,14 @@ from typing import Callable, Iterator
 
 from spacy.tokens import Doc
 
-from extractors.cues import context_type, shape_type
+from extractors.cues import context_type, head_after, shape_type
 from extractors.lexicon import HEAD_TYPES, VAGUE_MODIFIERS
 from kg.extract import Candidate, DocContext
 from kg.registry import extractors
 from kg.resolve import singular
 
 SCORE = 0.9
+DEFAULT_SCORE = 0.6  # typed by the default, not by a cue
 
 
 def type_of(long_form: str) -> str | None:
@@ -38,9 +39,12 @@ def make_acronyms() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
         for abbreviation in context.abbreviations:
             start = trimmed_start(doc.text, abbreviation.long_start, abbreviation.long_end)
             span = doc.char_span(start, abbreviation.long_end, alignment_mode="expand")
-            entity_type = (type_of(doc.text[start:abbreviation.long_end]) or shape_type(abbreviation.short)
-                           or (context_type(doc, span) if span is not None else None) or "method")
-            yield Candidate(start, abbreviation.long_end, entity_type, "used", SCORE, "acronyms")
-            yield Candidate(abbreviation.short_start, abbreviation.short_end, entity_type, "used", SCORE, "acronyms")
+            if span is None or not len(span):
+                continue
+            entity_type = (head_after(doc, span.end) or type_of(doc.text[start:abbreviation.long_end])
+                           or shape_type(abbreviation.short) or context_type(doc, span))
+            score = SCORE if entity_type else DEFAULT_SCORE
+            for begin, end in ((start, abbreviation.long_end), (abbreviation.short_start, abbreviation.short_end)):
+                yield Candidate(begin, end, entity_type or "method", "used", score, "acronyms")
 
     return extract

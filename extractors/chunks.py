@@ -13,20 +13,23 @@ from kg.resolve import singular
 
 SCORE = 0.5
 DROPPED_HEADS = frozenset("approach method technique strategy scheme paradigm".split())
-STRIP_POS = frozenset("DET PRON PART ADV NUM PUNCT CCONJ SCONJ ADP AUX VERB".split())
+STRIP_POS = frozenset("DET PRON PART ADV NUM PUNCT CCONJ SCONJ ADP AUX".split())
+TAIL_WORDS = GENERIC_HEADS | VAGUE_HEADS | frozenset(HEAD_TYPES) | frozenset("system setting task benchmark".split())
 NAMED_TYPES = frozenset({"dataset"})  # types that need a name (capital or coined word) among the modifiers
 
 
 def trim(span: Span) -> Span:
-    """Drop determiners, vague modifiers and stray punctuation at the left; cut at a parenthesis."""
-    start, end = span.start, span.end
+    """Drop determiners, vague modifiers, numbers and coordinated left parts; cut at a parenthesis."""
+    doc, start, end = span.doc, span.start, span.end
     for token in span:
         if token.text in ("(", "[", ",", ";", ":"):
             end = token.i
             break
-    doc = span.doc
+    for token in doc[start:end]:
+        if token.pos_ in ("NUM", "CCONJ") or (token.is_punct and token.text not in "-–/"):
+            start = token.i + 1
     while start < end and (doc[start].pos_ in STRIP_POS or doc[start].lower_ in VAGUE_MODIFIERS
-                           or doc[start].text in "-–—"):
+                           or doc[start].text in "-–—/"):
         start += 1
     while end > start and (doc[end - 1].is_punct or doc[end - 1].pos_ in ("DET", "ADP", "CCONJ")):
         end -= 1
@@ -48,7 +51,7 @@ def typed_span(span: Span) -> tuple[Span, str] | None:
     for end in range(len(span), 0, -1):
         sub = span[:end]
         entity_type = head_type(sub)
-        if entity_type is None:
+        if entity_type is None or not all(singular(t.lower_) in TAIL_WORDS for t in span[end:]):
             continue
         head = singular(sub[-1].lower_)
         if head in DROPPED_HEADS or (head in GENERIC_HEADS and len(sub) == 2 and is_coined(sub[0].text)):

@@ -2,14 +2,17 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Iterable
 
+from kg.abbreviations import Abbreviation
 from kg.extract import Candidate
+from kg.resolve import normal_form
 
 CUE_EXTRACTORS = frozenset({"proposals"})  # their candidates mark roles, not entities
 KNOWN_EXTRACTORS = frozenset({"gazetteer"})  # well-known entities: never the paper's proposal
 
 
-def choose_spans(candidates: list[Candidate]) -> list[Candidate]:
+def choose_spans(candidates: Iterable[Candidate]) -> list[Candidate]:
     """Non-overlapping spans, longest first, then by score."""
     chosen: list[Candidate] = []
     for candidate in sorted(candidates, key=lambda c: (c.start - c.end, -c.score, c.start)):
@@ -18,32 +21,42 @@ def choose_spans(candidates: list[Candidate]) -> list[Candidate]:
     return chosen
 
 
-def best_types(candidates: list[Candidate]) -> dict[tuple[int, int], Candidate]:
-    """For each span, the candidate of the highest score (it carries the type)."""
-    best: dict[tuple[int, int], Candidate] = {}
-    for candidate in candidates:
-        span = (candidate.start, candidate.end)
-        if span not in best or candidate.score > best[span].score:
-            best[span] = candidate
-    return best
+def head_typed(span: Candidate, candidates: list[Candidate]) -> Candidate:
+    """The best candidate ending where the span ends inside it: the head decides the type."""
+    inside = [c for c in candidates if c.end == span.end and c.start >= span.start]
+    return max(inside, key=lambda c: (c.score, c.end - c.start))
 
 
-def proposed(candidate: Candidate, cues: list[Candidate], known: bool) -> bool:
-    """Whether a role cue covers the candidate (well-known entities are never proposed)."""
-    return not known and any(c.start <= candidate.start and candidate.end <= c.end for c in cues)
+def group_keys(text: str, chosen: list[Candidate], abbreviations: Iterable[Abbreviation]) -> list[str]:
+    """A key per chosen span: its normal form, with defined short forms mapped to their long forms."""
+    longs = {normal_form(a.short): normal_form(a.long) for a in abbreviations}
+    return [longs.get(k, k) for k in (normal_form(text[c.start:c.end]) for c in chosen)]
 
 
-def combine(candidates: list[Candidate]) -> list[Candidate]:
-    """Mentions from candidates: span choice, type of the best candidate of the span, role from cues."""
+def unify_types(chosen: list[Candidate], typed: list[Candidate], keys: list[str]) -> list[str]:
+    """One type per concept in the paper: the type of its most confident mention."""
+    best: dict[str, Candidate] = {}
+    for key, candidate in zip(keys, typed):
+        if key not in best or candidate.score > best[key].score:
+            best[key] = candidate
+    return [best[key].type for key in keys]
+
+
+def covered(candidate: Candidate, cues: list[Candidate]) -> bool:
+    """Whether a role cue covers the candidate."""
+    return any(c.start <= candidate.start and candidate.end <= c.end for c in cues)
+
+
+def combine(candidates: list[Candidate], text: str = "", abbreviations: Iterable[Abbreviation] = ()) -> list[Candidate]:
+    """Mentions from candidates: span choice, head typing unified per concept, role from cues."""
     cues = [c for c in candidates if c.extractor in CUE_EXTRACTORS]
     entities = [c for c in candidates if c.extractor not in CUE_EXTRACTORS]
-    best = best_types(entities)
-    sources: dict[tuple[int, int], set[str]] = defaultdict(set)
-    for candidate in entities:
-        sources[candidate.start, candidate.end].add(candidate.extractor)
-    result = []
-    for span in choose_spans(list(best.values())):
-        top = best[span.start, span.end]
-        role = "proposed" if proposed(top, cues, bool(sources[span.start, span.end] & KNOWN_EXTRACTORS)) else "used"
-        result.append(Candidate(top.start, top.end, top.type, role, top.score, top.extractor))
+    known = {(c.start, c.end) for c in entities if c.extractor in KNOWN_EXTRACTORS}
+    chosen = choose_spans(entities)
+    typed = [head_typed(c, entities) for c in chosen]
+    keys = group_keys(text, chosen, abbreviations)
+    types = unify_types(chosen, typed, keys)
+    proposed_keys = {k for k, c in zip(keys, chosen) if covered(c, cues) and (c.start, c.end) not in known}
+    result = [Candidate(c.start, c.end, t, "proposed" if k in proposed_keys else "used", c.score, c.extractor)
+              for c, t, k in zip(chosen, types, keys)]
     return sorted(result)

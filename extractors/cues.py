@@ -35,7 +35,10 @@ def shape_type(name: str) -> str | None:
 
 
 def head_after(doc: Doc, end: int) -> str | None:
-    """The kind named right after the span: `Foo dataset`, `Foo-style model`."""
+    """The kind named right after the span (past a parenthesis): `Foo dataset`, `Foo (F) model`."""
+    if end < len(doc) and doc[end].text == "(":
+        close = next((t.i for t in doc[end:end + 8] if t.text == ")"), None)
+        end = close + 1 if close is not None else end
     for token in doc[end:end + 2]:
         kind = KIND_HEADS.get(singular(token.lower_))
         if kind and token.pos_ in ("NOUN", "PROPN"):

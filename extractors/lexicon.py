@@ -40,7 +40,7 @@ MODEL_HEADS = words(
 DATASET_HEADS = words("dataset data-set corpus benchmark suite environment testbed database collection archive")
 METRIC_HEADS = words(
     "score rate error accuracy divergence precision recall f1 auc auroc ratio perplexity bleu rouge "
-    "variance dimensionality map coefficient regret distance"
+    "variance dimensionality coefficient regret distance metric measure criterion index"
 )
 HEAD_TYPES: dict[str, str] = {
     **{w: "metric" for w in METRIC_HEADS}, **{w: "dataset" for w in DATASET_HEADS},
@@ -65,10 +65,11 @@ VAGUE_MODIFIERS = words(
     "a an the this that these those our their its his her my your we they such other another each every "
     "all any some many most more several various multiple different novel new proposed existing "
     "previous prior current recent standard typical common conventional traditional popular "
-    "state-of-the-art sota strong simple efficient effective robust powerful general principled unified "
+    "state-of-the-art sota strong simple efficient effective robust powerful general principled "
     "key main first second third last final same similar specific particular certain whole entire "
     "widely-used widely well-known large-scale small-scale real-world challenging diverse extensive "
-    "comprehensive improved better best original modern classical classic naive vanilla given "
+    "comprehensive improved better best original modern classical classic naive vanilla given sufficient "
+    "comparable later earlier specialized specialised default dominant desired "
     "respective corresponding underlying resulting following above both either neither few one two "
     "three four five six seven eight nine ten additional further various overall significant "
     "substantial considerable important crucial critical fundamental practical theoretical empirical "

@@ -20,14 +20,17 @@ SUFFIX_WORDS = frozenset(
     "Pro Mini Flash Turbo Instruct Chat Base Large Small XL Ultra Sonnet Opus Haiku Thinking Distill "
     "Verified Lite Hard Plus Max Nano Coder Math Vision VL".split()
 )
-CONNECTORS = frozenset("of for with and in on via to".split())
+CONNECTORS = frozenset("of for with via".split())
+LETTER_INDEX = re.compile(r"\d+[Dd]|\d+x|[A-Z]\.?|[A-Z]\d|[A-Z]_?\d")
+FUNCTION_POS = frozenset("ADP VERB ADV DET PRON SCONJ CCONJ AUX PART".split())
 TRIM = "()[]{},;:.!?\"'“”‘’"
-SCORE = 0.7
+SCORE = 0.75
+DEFAULT_SCORE = 0.55  # typed by the default, not by a cue
 
 
 def is_coined(word: str) -> bool:
     """A word whose shape marks it as a name: LLM, DeepSeek-R1, Qwen3, IGEV++, Isharah-Selfie, pass@64."""
-    if word in NOT_NAMES or MODEL_SIZE.match(word) or re.fullmatch(r"\d+[Dd]|\d+x|[A-Z]\.?", word):
+    if word in NOT_NAMES or word.rstrip("s") in NOT_NAMES or MODEL_SIZE.match(word) or LETTER_INDEX.fullmatch(word):
         return False
     parts = [p for p in re.split(r"[-/]", word) if p]
     if len(parts) > 1 and sum(p[:1].isupper() for p in parts) >= 2 and all(len(p) > 1 for p in parts):
@@ -84,6 +87,8 @@ def title_spans(doc: Doc) -> Iterator[Span]:
         first = i
         while first < j and (doc[first].lower_ in VAGUE_MODIFIERS or lone_initial(doc, first)):
             first += 1
+        while j < len(doc) and not doc[j - 1].whitespace_ and doc[j].text not in TRIM:
+            j += 1
         if sum(is_capital(t) for t in doc[first:j]) >= 2:
             yield doc[first:j]
         i = max(j, i + 1)
@@ -93,7 +98,9 @@ def lone_initial(doc: Doc, i: int) -> bool:
     """A sentence-initial capital not followed by another capital (`Experiments on ImageNet`)."""
     token = doc[i]
     following = doc[i + 1] if i + 1 < len(doc) else None
-    return token.is_sent_start and not is_coined(token.text) and not (following is not None and is_capital(following))
+    if not token.is_sent_start or is_coined(token.text):
+        return False
+    return token.pos_ in FUNCTION_POS or following is None or not is_capital(following)
 
 
 def is_capital(token) -> bool:
@@ -105,9 +112,9 @@ def is_capital(token) -> bool:
 
 def is_connector(doc: Doc, i: int) -> bool:
     """A hyphen or a lower-case function word between capitalised words."""
-    token = doc[i]
-    nxt = doc[i + 1] if i + 1 < len(doc) else None
-    return nxt is not None and is_capital(nxt) and (token.text == "-" or token.lower_ in CONNECTORS)
+    while i < len(doc) and (doc[i].text == "-" or doc[i].lower_ in CONNECTORS):
+        i += 1
+    return i < len(doc) and is_capital(doc[i])
 
 
 @extractors.register("shapes")
@@ -116,7 +123,8 @@ def make_shapes() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
 
     def extract(doc: Doc, context: DocContext) -> Iterator[Candidate]:
         for span in (*coined_spans(doc), *title_spans(doc)):
-            entity_type = context_type(doc, span) or "method"
-            yield Candidate(span.start_char, span.end_char, entity_type, "used", SCORE, "shapes")
+            entity_type = context_type(doc, span)
+            yield Candidate(span.start_char, span.end_char, entity_type or "method", "used",
+                            SCORE if entity_type else DEFAULT_SCORE, "shapes")
 
     return extract
