@@ -39,7 +39,7 @@ ENTITY_CLASSES = {MLKG.Method, MLKG.Model, MLKG.Dataset, MLKG.Task, MLKG.Metric}
 def mention_in(paper: Paper, text: str, kind: str, role: str = "used", occurrence: int = 0) -> Mention:
     """The `occurrence`-th span of `text` in the paper's abstract, with its sentence bounds."""
     start = [m.start() for m in re.finditer(re.escape(text), paper.abstract)][occurrence]
-    sentence = next(s for s in re.finditer(r"[^\n.]+\.?", paper.abstract) if s.start() <= start < s.end())
+    sentence = next(s for s in re.finditer(r"[^\s.][^\n.]*\.?", paper.abstract) if s.start() <= start < s.end())
     return Mention(paper.id, start, start + len(text), text, kind, role, sentence.start(), sentence.end(), "test", text)
 
 

@@ -1,0 +1,241 @@
+"""Named SPARQL queries: exact answers on an invented corpus in both engines; errors and output formats."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from kg.cli_query import query_command
+from kg.exporters.rdf import write_jsonld, write_ntriples, write_turtle
+from kg.graph import to_networkx
+from kg.query import (QueryError, bind_params, format_rows, named_queries, parameters, parse_params,
+                      resolve_query, run_query)
+from kg.types import Entity, Link, MentionRelation, Paper, Relation
+from tests.test_rdf import BASE, mention_in
+
+E, P = BASE + "entity/", BASE + "paper/"
+ENGINES = ("oxigraph", "rdflib")
+PAPERS = [
+    Paper("q1", "We propose AlphaNet for toy detection. AlphaNet is evaluated on ShapesSet with mAP.",
+          title="Alpha paper", year=2020),
+    Paper("q2", "We propose BetaModel for toy detection. BetaModel is evaluated on ShapesSet and ColorBank with mAP.",
+          title="Beta paper", year=2021),
+    Paper("q3", "We introduce NewSet, a dataset for toy segmentation. AlphaNet reaches good IoU on ColorBank.",
+          title="NewSet paper", year=2021),
+    Paper("q4", "BetaModel is evaluated on SS for toy classification with accuracy.", title="Delta paper", year=2021),
+]
+ENTITIES = {"AlphaNet": "method:alphanet", "BetaModel": "model:betamodel", "ShapesSet": "dataset:shapes_set",
+            "SS": "dataset:shapes_set", "ColorBank": "dataset:color_bank", "NewSet": "dataset:new_set",
+            "toy detection": "task:toy_detection", "toy segmentation": "task:toy_segmentation",
+            "toy classification": "task:toy_classification", "mAP": "metric:map", "IoU": "metric:iou",
+            "accuracy": "metric:accuracy"}
+PROPOSED = {("q1", "AlphaNet"), ("q2", "BetaModel"), ("q3", "NewSet")}
+RELATIONS = [("q1", "AlphaNet", "evaluated_on", "ShapesSet", 1), ("q2", "BetaModel", "evaluated_on", "ShapesSet", 1),
+             ("q2", "BetaModel", "evaluated_on", "ColorBank", 0), ("q4", "BetaModel", "evaluated_on", "SS", 0),
+             ("q1", "toy detection", "measured_by", "mAP", 0)]
+
+
+def corpus_graph():
+    """The four invented papers: every entity name in an abstract is a mention of its entity."""
+    mentions = {}
+    for paper in PAPERS:
+        for name, entity in ENTITIES.items():
+            count = paper.abstract.count(name) if name != "SS" else paper.abstract.count(" SS ")
+            for i in range(count):
+                role = "proposed" if (paper.id, name) in PROPOSED else "used"
+                mentions.setdefault((paper.id, entity), []).append(mention_in(paper, name, entity.split(":")[0], role, i))
+    links = [Link(pid, entity, ms[0].role, tuple(ms)) for (pid, entity), ms in mentions.items()]
+    entities = {Entity(entity, entity.split(":")[0], name, ("SS",) if name == "ShapesSet" else ())
+                for name, entity in ENTITIES.items() if name != "SS"}
+    relations = [Relation(ENTITIES[s], rel, ENTITIES[t], (MentionRelation(pid, rel, mentions[pid, ENTITIES[s]][i],
+                                                                          mentions[pid, ENTITIES[t]][0]),))
+                 for pid, s, rel, t, i in RELATIONS]
+    return to_networkx(PAPERS, entities, links, merge(relations))
+
+
+def merge(relations: list[Relation]) -> list[Relation]:
+    """One Relation per (source, relation, target) with all its evidence, as resolution makes them."""
+    merged: dict[tuple[str, str, str], Relation] = {}
+    for r in relations:
+        old = merged.get((r.source, r.relation, r.target))
+        merged[r.source, r.relation, r.target] = Relation(r.source, r.relation, r.target,
+                                                          (old.evidence if old else ()) + r.evidence)
+    return list(merged.values())
+
+
+@pytest.fixture(scope="module")
+def graph_files(tmp_path_factory) -> dict[str, Path]:
+    """The corpus exported as Turtle, N-Triples and JSON-LD."""
+    out, graph = tmp_path_factory.mktemp("query"), corpus_graph()
+    for suffix, write in (("ttl", write_turtle), ("nt", write_ntriples), ("jsonld", write_jsonld)):
+        write(graph, out / f"graph.{suffix}")
+    return {path.suffix[1:]: path for path in out.iterdir()}
+
+
+Q1_S2 = "AlphaNet is evaluated on ShapesSet with mAP."
+Q2_S2 = "BetaModel is evaluated on ShapesSet and ColorBank with mAP."
+Q4 = "BetaModel is evaluated on SS for toy classification with accuracy."
+CASES = [
+    ("top-datasets", {}, [(E + "dataset/shapes_set", "ShapesSet", 3), (E + "dataset/color_bank", "ColorBank", 2),
+                          (E + "dataset/new_set", "NewSet", 1)]),
+    ("task-methods", {"task": ["TOY detection"]}, [(P + "q1", "Alpha paper", E + "method/alphanet", "AlphaNet"),
+                                                   (P + "q2", "Beta paper", E + "model/betamodel", "BetaModel")]),
+    ("task-methods", {"task": ["task:toy_detection"], "kind": ["mlkg:Model"]},
+     [(P + "q2", "Beta paper", E + "model/betamodel", "BetaModel")]),
+    ("dataset-tasks", {"dataset": ["ss"]}, [(E + "task/toy_detection", "toy detection", 2),
+                                            (E + "task/toy_classification", "toy classification", 1)]),
+    ("dataset-models", {"dataset": ["ShapesSet"]}, [(E + "model/betamodel", "BetaModel", 2)]),
+    ("dataset-models", {"dataset": [f"<{E}dataset/color_bank>"]}, [(E + "model/betamodel", "BetaModel", 1)]),
+    ("similar-papers", {"paper": ["q1"]}, [(P + "q2", "Beta paper", 3), (P + "q4", "Delta paper", 1),
+                                           (P + "q3", "NewSet paper", 1)]),
+    ("cooccurring-entities", {"entity": ["ShapesSet"]},
+     [(E + "model/betamodel", "BetaModel", "Model", 2), (E + "metric/map", "mAP", "Metric", 2),
+      (E + "task/toy_detection", "toy detection", "Task", 2), (E + "method/alphanet", "AlphaNet", "Method", 1),
+      (E + "dataset/color_bank", "ColorBank", "Dataset", 1), (E + "metric/accuracy", "accuracy", "Metric", 1),
+      (E + "task/toy_classification", "toy classification", "Task", 1)]),
+    ("cooccurring-entities", {"entity": ["alphanet"], "class": ["mlkg:Dataset"]},
+     [(E + "dataset/color_bank", "ColorBank", "Dataset", 1), (E + "dataset/new_set", "NewSet", "Dataset", 1),
+      (E + "dataset/shapes_set", "ShapesSet", "Dataset", 1)]),
+    ("paper-proposals", {"paper": ["q3"]}, [(E + "dataset/new_set", "NewSet", "Dataset")]),
+    ("paper-proposals", {"paper": ["q4"]}, []),
+    ("task-metrics", {}, [(E + "task/toy_classification", "toy classification", E + "metric/accuracy", "accuracy", False, 1),
+                          (E + "task/toy_detection", "toy detection", E + "metric/map", "mAP", True, 2),
+                          (E + "task/toy_segmentation", "toy segmentation", E + "metric/iou", "IoU", False, 1)]),
+    ("link-evidence", {"paper": ["q4"], "entity": ["ShapesSet"]},
+     [("uses", E + "dataset/shapes_set", BASE + "mention/q4/26-28", "SS", 26, 28, Q4)]),
+    ("link-evidence", {"paper": ["q1"], "entity": ["AlphaNet"]},
+     [("proposes", E + "method/alphanet", BASE + "mention/q1/11-19", "AlphaNet", 11, 19,
+       "We propose AlphaNet for toy detection."),
+      ("proposes", E + "method/alphanet", BASE + "mention/q1/39-47", "AlphaNet", 39, 47, Q1_S2)]),
+    ("task-datasets", {}, [(E + "dataset/shapes_set", "ShapesSet", 2), (E + "dataset/color_bank", "ColorBank", 1)]),
+    ("task-datasets", {"text": ["SEGMENT"]}, [(E + "dataset/color_bank", "ColorBank", 1)]),
+    ("entity-types", {}, [("Dataset", 3, 4), ("Method", 1, 2), ("Metric", 3, 4), ("Model", 1, 2), ("Task", 3, 4)]),
+    ("papers-per-year", {}, [(2020, 1, 1), (2021, 3, 2)]),
+    ("relation-evidence", {"entity": ["dataset:shapes_set"]},
+     [("AlphaNet", "evaluatedOn", "ShapesSet", 1, Q1_S2), ("BetaModel", "evaluatedOn", "ShapesSet", 2, Q4),
+      ("BetaModel", "evaluatedOn", "ShapesSet", 2, Q2_S2)]),
+]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("name, params, expected", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_named_query_answers(graph_files, engine: str, name: str, params: dict, expected: list) -> None:
+    _, rows = run_query(graph_files["ttl"], resolve_query(name), engine, params)
+    assert rows == expected
+
+
+def test_every_named_query_is_tested_and_documented() -> None:
+    queries = named_queries()
+    assert len(queries) >= 10 and {case[0] for case in CASES} == set(queries)
+    for query in queries.values():
+        assert query.text.startswith("# ") and query.description and "PREFIX mlkg:" in query.text
+
+
+@pytest.mark.parametrize("suffix", ["nt", "jsonld"])
+@pytest.mark.parametrize("engine", ENGINES)
+def test_every_graph_format_gives_the_same_answers(graph_files, suffix: str, engine: str) -> None:
+    for name in ("top-datasets", "task-metrics", "relation-evidence"):
+        text = resolve_query(name)
+        assert run_query(graph_files[suffix], text, engine) == run_query(graph_files["ttl"], text, engine)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("query, message", [("SELEC ?x WHERE { ?x ?y ?z }", "bad SPARQL query"),
+                                            ("SELECT ?x WHERE { ?x ?y ?z ", "bad SPARQL query"),
+                                            ("SELECT ?x WHERE { ?x undeclared:p ?z }", "bad SPARQL query")])
+def test_a_bad_query_raises_query_error(graph_files, engine: str, query: str, message: str) -> None:
+    with pytest.raises(QueryError, match=message):
+        run_query(graph_files["ttl"], query, engine)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda files: run_query(files["ttl"], resolve_query("top-datasets"), params={"nope": ["x"]}), "unknown parameter 'nope'"),
+    (lambda files: run_query(files["ttl"].with_name("missing.ttl"), "ASK {}"), "no such graph file"),
+    (lambda files: run_query(files["ttl"], "ASK {}", engine="sparqlish"), "unknown engine"),
+    (lambda files: resolve_query("no-such-query"), "no query file or named query"),
+    (lambda files: resolve_query("dir/missing.rq"), "no query file or named query"),
+    (lambda files: parse_params(["novalue"]), "name=value"),
+])
+def test_usage_errors_raise_query_error(graph_files, call, message: str) -> None:
+    with pytest.raises(QueryError, match=message):
+        call(graph_files)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_ask_and_construct(graph_files, engine: str) -> None:
+    prefix = "PREFIX mlkg: <https://w3id.org/paperkg/vocab#> "
+    assert run_query(graph_files["ttl"], prefix + "ASK { ?p mlkg:proposes ?e }", engine) == (["ask"], [(True,)])
+    columns, rows = run_query(graph_files["ttl"], prefix + "CONSTRUCT { ?p mlkg:proposes ?e } WHERE { ?p mlkg:proposes ?e }", engine)
+    assert columns == ["subject", "predicate", "object"]
+    assert sorted(rows) == [(P + "q1", BASE + "vocab#proposes", E + "method/alphanet"),
+                            (P + "q2", BASE + "vocab#proposes", E + "model/betamodel"),
+                            (P + "q3", BASE + "vocab#proposes", E + "dataset/new_set")]
+
+
+@pytest.mark.parametrize("value, literal", [('a "quoted" \\ value', '"a \\"quoted\\" \\\\ value"'),
+                                            ("<https://x.org/a>", "<https://x.org/a>"),
+                                            ("mlkg:Task", "mlkg:Task"),
+                                            ("dataset:imagenet", '"dataset:imagenet"'),
+                                            ("line\nbreak", '"line\\nbreak"')])
+def test_parameter_values_are_iris_or_escaped_strings(value: str, literal: str) -> None:
+    text = "PREFIX mlkg: <https://w3id.org/paperkg/vocab#>\nSELECT * WHERE { VALUES ?v { \"d\" } }"
+    assert parameters(bind_params(text, {"v": [value]})) == {"v": literal}
+
+
+def test_repeated_parameters_give_several_values() -> None:
+    text = bind_params(resolve_query("dataset-tasks"), parse_params(["dataset=A", "dataset=B"]))
+    assert parameters(text)["dataset"] == '"A" "B"'
+
+
+ROWS = (["name", "count", "missing"], [("Foo, \"bar\"", 3, None), ("é", 10, "x")])
+
+
+def test_csv_and_json_round_trip() -> None:
+    columns, rows = ROWS
+    parsed = list(csv.reader(io.StringIO(format_rows(columns, rows, "csv"))))
+    assert parsed == [columns, ['Foo, "bar"', "3", ""], ["é", "10", "x"]]
+    assert json.loads(format_rows(columns, rows, "json")) == [dict(zip(columns, row)) for row in rows]
+
+
+def test_table_is_aligned_with_a_row_count() -> None:
+    lines = format_rows(*ROWS, "table").splitlines()
+    assert lines[0].split() == ["name", "count", "missing"] and set(lines[1]) <= {"-", " "}
+    assert lines[0].index("count") == lines[2].index("3") and lines[-1] == "(2 rows)"
+
+
+@pytest.fixture
+def cli() -> typer.Typer:
+    """A two-command app holding `query`, as kg/cli.py registers it."""
+    app = typer.Typer(add_completion=False)
+    app.command("query")(query_command)
+    app.command("noop")(lambda: None)
+    return app
+
+
+def test_cli_lists_every_named_query(cli) -> None:
+    result = CliRunner().invoke(cli, ["query", "--list"])
+    assert result.exit_code == 0 and all(name in result.output for name in named_queries())
+
+
+def test_cli_runs_a_named_query_with_params_as_json(cli, graph_files) -> None:
+    args = ["query", str(graph_files["nt"]), "dataset-models", "--param", "dataset=ShapesSet", "--format", "json"]
+    result = CliRunner().invoke(cli, args + ["--engine", "rdflib"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == [{"model": E + "model/betamodel", "label": "BetaModel", "papers": 2}]
+
+
+def test_cli_runs_a_query_file(cli, graph_files, tmp_path: Path) -> None:
+    (tmp_path / "q.rq").write_text("SELECT (COUNT(*) AS ?n) WHERE { ?s a <https://w3id.org/paperkg/vocab#Paper> }")
+    result = CliRunner().invoke(cli, ["query", str(graph_files["ttl"]), str(tmp_path / "q.rq"), "-f", "csv"])
+    assert result.exit_code == 0 and result.output == "n\n4\n"
+
+
+@pytest.mark.parametrize("args, code", [(["SELEC ?x"], 1), (["no-such-query"], 1), ([], 2)])
+def test_cli_errors_are_one_line_without_traceback(cli, graph_files, args: list, code: int) -> None:
+    result = CliRunner().invoke(cli, ["query", str(graph_files["ttl"]), *args])
+    assert result.exit_code == code and "Traceback" not in result.output
