@@ -12,6 +12,7 @@ from kg.registry import extractors
 from kg.resolve import singular
 
 SCORE = 0.5
+REST_SCORE = 0.45  # the phrase after a leading name, used when the name is a known dataset/metric
 DROPPED_HEADS = frozenset("approach method technique strategy scheme paradigm".split())
 STRIP_POS = frozenset("DET PRON PART ADV NUM PUNCT CCONJ SCONJ ADP AUX".split())
 TAIL_WORDS = GENERIC_HEADS | VAGUE_HEADS | frozenset(HEAD_TYPES) | frozenset("system setting task benchmark".split())
@@ -26,7 +27,8 @@ def trim(span: Span) -> Span:
             end = token.i
             break
     for token in doc[start:end]:
-        if token.pos_ in ("NUM", "CCONJ") or (token.is_punct and token.text not in "-–/"):
+        joined = not token.whitespace_ and token.i + 1 < end and doc[token.i + 1].text in "-–/"
+        if (token.pos_ in ("NUM", "CCONJ") and not joined) or (token.is_punct and token.text not in "-–/"):
             start = token.i + 1
     while start < end and (doc[start].pos_ in STRIP_POS or doc[start].lower_ in VAGUE_MODIFIERS
                            or doc[start].text in "-–—/"):
@@ -67,7 +69,17 @@ def acceptable(sub: Span, head: str, entity_type: str) -> bool:
         return False
     if len(sub) == 1:
         return is_coined(sub[0].text)
-    return not (len(sub) == 2 and sub[0].pos_ in ("ADJ",) and singular(sub[-1].lower_) in GENERIC_HEADS)
+    return not (len(sub) == 2 and singular(sub[-1].lower_) in GENERIC_HEADS and not named(sub))
+
+
+def after_name(sub: Span) -> Span | None:
+    """The part after a leading name (`ImageNet classification` -> `classification`), if it is a phrase."""
+    if len(sub) >= 3 and is_coined(sub[0].text) and not any(is_coined(t.text) for t in sub[1:]):
+        rest = sub[1:]
+        while len(rest) and rest[0].text in "-–/" or (len(rest) and rest[0].lower_ in ("style", "based", "like")):
+            rest = rest[1:]
+        return rest if len(rest) >= 2 else None
+    return None
 
 
 @extractors.register("chunks")
@@ -83,5 +95,8 @@ def make_chunks() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
             if found:
                 sub, entity_type = found
                 yield Candidate(sub.start_char, sub.end_char, entity_type, "used", SCORE, "chunks")
+                rest = after_name(sub)
+                if rest is not None:
+                    yield Candidate(rest.start_char, rest.end_char, entity_type, "used", REST_SCORE, "chunks")
 
     return extract

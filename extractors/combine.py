@@ -10,6 +10,13 @@ from kg.resolve import normal_form
 
 CUE_EXTRACTORS = frozenset({"proposals"})  # their candidates mark roles, not entities
 KNOWN_EXTRACTORS = frozenset({"gazetteer"})  # well-known entities: never the paper's proposal
+PREFIX_TYPES = frozenset({"dataset", "metric", "model"})  # as a leading modifier they name the setting, not the thing
+
+
+def drop_prefixed(entities: list[Candidate]) -> list[Candidate]:
+    """Drop noun-chunk spans that begin with a known dataset or metric (`ImageNet classification`)."""
+    prefixes = {c.start: c.end for c in entities if c.extractor in KNOWN_EXTRACTORS and c.type in PREFIX_TYPES}
+    return [c for c in entities if not (c.extractor == "chunks" and prefixes.get(c.start, c.end) < c.end)]
 
 
 def choose_spans(candidates: Iterable[Candidate]) -> list[Candidate]:
@@ -52,7 +59,7 @@ def combine(candidates: list[Candidate], text: str = "", abbreviations: Iterable
     cues = [c for c in candidates if c.extractor in CUE_EXTRACTORS]
     entities = [c for c in candidates if c.extractor not in CUE_EXTRACTORS]
     known = {(c.start, c.end) for c in entities if c.extractor in KNOWN_EXTRACTORS}
-    chosen = choose_spans(entities)
+    chosen = choose_spans(drop_prefixed(entities))
     typed = [head_typed(c, entities) for c in chosen]
     keys = group_keys(text, chosen, abbreviations)
     types = unify_types(chosen, typed, keys)

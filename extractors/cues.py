@@ -19,6 +19,7 @@ SHAPES = (
 )
 APPOSITION_OPENERS = frozenset(", ( : — – is are was".split())
 DETERMINERS = frozenset("a an the our this".split())
+PHRASE_POS = frozenset("ADJ ADV NUM VERB".split())
 EVAL_WORDS = frozenset("on across".split())
 EVAL_VERBS = frozenset("evaluate evaluated test tested benchmark benchmarked experiment experiments".split())
 
@@ -53,12 +54,13 @@ def apposition_type(doc: Doc, end: int) -> str | None:
     window = doc[end:end + 2]
     if len(window) < 2 or window[0].text not in APPOSITION_OPENERS or window[1].lower_ not in DETERMINERS:
         return None
-    for token in doc[end + 2:end + 10]:
-        if token.is_punct and token.text != "-":
-            return None
-        if token.pos_ in ("NOUN", "PROPN") and token.dep_ != "compound":
-            return KIND_HEADS.get(singular(token.lower_))
-    return None
+    last = None
+    for token in doc[end + 2:end + 12]:
+        if token.pos_ in ("NOUN", "PROPN"):
+            last = token
+        elif not (token.pos_ in PHRASE_POS or token.text == "-" or (token.text == "," and last is None)):
+            break
+    return KIND_HEADS.get(singular(last.lower_)) if last is not None else None
 
 
 def before_type(doc: Doc, start: int) -> str | None:
@@ -73,8 +75,8 @@ def before_type(doc: Doc, start: int) -> str | None:
             return kind
         if token.is_punct and token.text != ",":
             break
-    if start and doc[start - 1].lower_ in EVAL_WORDS and any(t.lemma_.lower() in EVAL_VERBS
-                                                            for t in doc[max(0, start - 6):start]):
+    if start and doc[start - 1].lower_ in EVAL_WORDS and (doc[start - 1].is_sent_start or any(
+            t.lemma_.lower() in EVAL_VERBS for t in doc[max(0, start - 6):start])):
         return "dataset"
     return None
 

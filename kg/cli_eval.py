@@ -66,6 +66,8 @@ def print_diff(diff: PaperDiff) -> None:
         out.print(f"  + spurious  {item.type:<7} {item.role:<8} {item.name}", markup=False)
     for predicted, gold in diff.wrong_type:
         out.print(f"  ~ type      {predicted.type} -> {gold.type:<7} {gold.name}", markup=False)
+    for predicted, gold in diff.wrong_role:
+        out.print(f"  ~ role      {predicted.role} -> {gold.role:<7} {gold.name}", markup=False)
 
 
 def eval_command(

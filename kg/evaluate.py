@@ -77,6 +77,7 @@ class PaperDiff:
     missed: list[Item] = field(default_factory=list)
     spurious: list[Item] = field(default_factory=list)
     wrong_type: list[tuple[Item, Item]] = field(default_factory=list)  # (predicted, gold)
+    wrong_role: list[tuple[Item, Item]] = field(default_factory=list)  # (predicted, gold)
 
 
 @dataclass
@@ -189,7 +190,7 @@ def paper_diff(paper: str, preds: list[Item], golds: list[Item], pairs: list[tup
     """Missed, spurious and wrongly typed entities of one paper."""
     hit_p, hit_g = {id(p) for p, _ in pairs}, {id(g) for _, g in pairs}
     return PaperDiff(paper, [g for g in golds if id(g) not in hit_g], [p for p in preds if id(p) not in hit_p],
-                     [(p, g) for p, g in pairs if p.type != g.type])
+                     [(p, g) for p, g in pairs if p.type != g.type], [(p, g) for p, g in pairs if p.role != g.role])
 
 
 def linking(matched: list[tuple[Item, Item]]) -> PRF:
