@@ -2,9 +2,6 @@
 from __future__ import annotations
 
 import math
-import os
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -14,7 +11,7 @@ import pytest
 from kg.exporters.graphml import write_graphml
 from kg.registry import exporters
 from kg.views import VIEWS
-from test_layout_views import PAPERS, build_graph
+from test_layout_views import PAPERS, assert_stable_output, build_graph
 
 NS = "{http://graphml.graphdrawing.org/xmlns}"
 ALLOWED_TYPES = {"boolean", "int", "long", "float", "double", "string"}
@@ -143,16 +140,7 @@ def test_structure_with_lxml(tmp_path):
 
 
 def test_output_is_byte_identical_across_runs_and_hash_seeds(tmp_path):
-    write_graphml(build_graph(), tmp_path / "a.graphml")
-    write_graphml(build_graph(), tmp_path / "b.graphml")
-    assert (tmp_path / "a.graphml").read_bytes() == (tmp_path / "b.graphml").read_bytes()
-    script = ("import sys; from test_layout_views import build_graph; "
-              "from kg.exporters.graphml import write_graphml; write_graphml(build_graph(), sys.argv[1])")
-    tests = str(Path(__file__).parent)
-    env = {**os.environ, "PYTHONHASHSEED": "12345",
-           "PYTHONPATH": os.pathsep.join([tests, str(Path(tests).parent), os.environ.get("PYTHONPATH", "")])}
-    subprocess.run([sys.executable, "-c", script, str(tmp_path / "c.graphml")], check=True, env=env)
-    assert (tmp_path / "c.graphml").read_bytes() == (tmp_path / "a.graphml").read_bytes()
+    assert_stable_output("kg.exporters.graphml.write_graphml", tmp_path, ".graphml")
 
 
 def test_registered_as_graphml():

@@ -6,7 +6,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -16,7 +15,7 @@ import pytest
 
 from kg.exporters.html import render_html, write_html
 from kg.registry import exporters
-from test_layout_views import PAPERS, build_graph
+from test_layout_views import PAPERS, assert_stable_output, build_graph
 
 XSS = "<script>alert(1)</script> and <img src=x onerror=alert(1)>"
 EVIL = [("p7", "Evil </script> title", f"🚀 We test Snarknet on {XSS}. Snarknet wins.",
@@ -93,16 +92,7 @@ def test_large_graph_opens_on_top_nodes_by_degree():
 
 
 def test_output_is_byte_identical_across_runs_and_hash_seeds(tmp_path):
-    write_html(build_graph(), tmp_path / "a.html")
-    write_html(build_graph(), tmp_path / "b.html")
-    assert (tmp_path / "a.html").read_bytes() == (tmp_path / "b.html").read_bytes()
-    script = ("import sys; from test_layout_views import build_graph; "
-              "from kg.exporters.html import write_html; write_html(build_graph(), sys.argv[1])")
-    tests = str(Path(__file__).parent)
-    env = {**os.environ, "PYTHONHASHSEED": "54321",
-           "PYTHONPATH": os.pathsep.join([tests, str(Path(tests).parent), os.environ.get("PYTHONPATH", "")])}
-    subprocess.run([sys.executable, "-c", script, str(tmp_path / "c.html")], check=True, env=env)
-    assert (tmp_path / "c.html").read_bytes() == (tmp_path / "a.html").read_bytes()
+    assert_stable_output("kg.exporters.html.write_html", tmp_path, ".html")
 
 
 def test_registered_as_html():

@@ -2,7 +2,11 @@
 from __future__ import annotations
 
 import math
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import networkx as nx
 import pytest
@@ -57,6 +61,21 @@ def build_graph(papers=PAPERS, relations: bool = True, **paper_fields) -> nx.DiG
         stated.append(Relation("model:zorbnet", "evaluated_on", "dataset:quux-corpus",
                                (MentionRelation("p1", "evaluated_on", source, target),)))
     return to_networkx(records, entities.values(), links, stated)
+
+
+def assert_stable_output(writer: str, tmp_path: Path, suffix: str) -> None:
+    """`kg.exporters.<module>.write_<fmt>(build_graph(), path)` gives the same bytes twice and
+    under another PYTHONHASHSEED (a fresh interpreter)."""
+    module, function = writer.rsplit(".", 1)
+    script = (f"import sys; from test_layout_views import build_graph; from {module} import {function}; "
+              f"{function}(build_graph(), sys.argv[1])")
+    tests = Path(__file__).parent
+    for name, seed in (("a", "0"), ("b", "0"), ("c", "12345")):
+        env = {**os.environ, "PYTHONHASHSEED": seed,
+               "PYTHONPATH": os.pathsep.join([str(tests), str(tests.parent), os.environ.get("PYTHONPATH", "")])}
+        subprocess.run([sys.executable, "-c", script, str(tmp_path / f"{name}{suffix}")], check=True, env=env)
+    outputs = {(tmp_path / f"{name}{suffix}").read_bytes() for name in "abc"}
+    assert len(outputs) == 1
 
 
 def test_positions_are_deterministic_rounded_and_complete():
