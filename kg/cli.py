@@ -11,6 +11,7 @@ from rich.console import Console
 
 from kg.cli_bench import bench_command
 from kg.cli_eval import eval_command
+from kg.cli_query import query_command
 from kg.graph import DEFAULT_BASE_IRI
 from kg.readers import InputError, read_corpus
 from kg.registry import UnknownNameError
@@ -71,3 +72,4 @@ def build(
 
 app.command("eval")(eval_command)
 app.command("bench")(bench_command)
+app.command("query")(query_command)

@@ -24,8 +24,8 @@ class Engine(str, Enum):
 
 
 def query_command(
-    graph: Optional[Path] = typer.Argument(None, help="Exported graph file: .ttl, .nt or .jsonld (format by suffix)."),
-    query: Optional[str] = typer.Argument(None, help="SPARQL text, a .rq file, or a named query (see --list)."),
+    graph: Optional[Path] = typer.Argument(None, metavar="GRAPH", help="Exported graph file: .ttl, .nt or .jsonld (format by suffix)."),
+    query: Optional[str] = typer.Argument(None, metavar="QUERY", help="SPARQL text, a .rq file, or a named query (see --list)."),
     fmt: OutputFormat = typer.Option(OutputFormat.table, "--format", "-f", help="Output format."),
     param: List[str] = typer.Option([], "--param", "-p", metavar="NAME=VALUE",
                                     help="Set a parameter: replaces the query's `VALUES ?NAME { ... }` block. "
