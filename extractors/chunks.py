@@ -82,6 +82,12 @@ def after_name(sub: Span) -> Span | None:
     return None
 
 
+def describes_name(chunk: Span) -> bool:
+    """`Foo, a novel video model`: an indefinite apposition describing a name, not an entity itself."""
+    return chunk.root.dep_ == "appos" and chunk[0].lower_ in ("a", "an") and (
+        chunk.root.head.pos_ == "PROPN" or is_coined(chunk.root.head.text))
+
+
 @extractors.register("chunks")
 def make_chunks() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
     """Factory: the noun-chunk extractor (needs a parser; yields nothing on a blank pipeline)."""
@@ -90,6 +96,8 @@ def make_chunks() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
         if not doc.has_annotation("DEP"):
             return
         for chunk in doc.noun_chunks:
+            if describes_name(chunk):
+                continue
             span = trim(chunk)
             found = typed_span(span) if len(span) else None
             if found:

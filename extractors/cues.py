@@ -35,11 +35,17 @@ def shape_type(name: str) -> str | None:
     return "model" if any(MODEL_SIZE.match(w) for w in name.split()) else None
 
 
+def past_parenthesis(doc: Doc, end: int) -> int:
+    """The token index after a parenthesis that opens at `end` (`Foo (F) dataset`), else `end`."""
+    if end < len(doc) and doc[end].text == "(":
+        close = next((t.i for t in doc[end:end + 12] if t.text == ")"), None)
+        return close + 1 if close is not None else end
+    return end
+
+
 def head_after(doc: Doc, end: int) -> str | None:
     """The kind named right after the span (past a parenthesis): `Foo dataset`, `Foo (F) model`."""
-    if end < len(doc) and doc[end].text == "(":
-        close = next((t.i for t in doc[end:end + 8] if t.text == ")"), None)
-        end = close + 1 if close is not None else end
+    end = past_parenthesis(doc, end)
     for token in doc[end:end + 2]:
         kind = KIND_HEADS.get(singular(token.lower_))
         if kind and token.pos_ in ("NOUN", "PROPN"):
@@ -51,6 +57,7 @@ def head_after(doc: Doc, end: int) -> str | None:
 
 def apposition_type(doc: Doc, end: int) -> str | None:
     """`Foo, a benchmark for ...` / `Foo is a model` / `Foo (a dataset ...)`: the kind of the next noun phrase."""
+    end = past_parenthesis(doc, end)
     window = doc[end:end + 2]
     if len(window) < 2 or window[0].text not in APPOSITION_OPENERS or window[1].lower_ not in DETERMINERS:
         return None

@@ -5,7 +5,9 @@ from typing import Callable, Iterator
 
 from spacy.tokens import Doc, Token
 
+from extractors.cues import context_type
 from extractors.lexicon import PROPOSAL_VERBS
+from extractors.shapes import title_spans
 from kg.extract import Candidate, DocContext
 from kg.registry import extractors
 
@@ -14,14 +16,19 @@ NAMING_VERBS = frozenset("call term dub name coin denote".split())
 NOVELTY = frozenset("novel new first our proposed".split())
 OBJECT_DEPS = frozenset("dobj nsubjpass attr oprd appos conj pobj".split())
 STOP_DEPS = frozenset("prep relcl acl advcl punct cc".split())
+PASSIVE_VERBS = frozenset("propose introduce present release".split())
+SELF = frozenset("we our".split())
 EXTRACTOR = "proposals"
+NAME_EXTRACTOR = "proposals.name"  # an entity, not a cue
+NAME_SCORE = 0.6
 
 
 def authored(verb: Token) -> bool:
     """A proposal verb whose subject is the authors (`we`, `this paper`) or passive (`X is proposed`)."""
     subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
-    if any(c.dep_ == "nsubjpass" for c in subjects) or any(c.dep_ == "auxpass" for c in verb.children):
-        return True
+    if any(c.dep_ == "auxpass" for c in verb.children):
+        perfect = any(c.lower_ in ("been", "be") for c in verb.children)
+        return verb.lemma_.lower() in PASSIVE_VERBS and not perfect
     return any(c.lower_ in AUTHORS or c.lemma_.lower() in AUTHORS for c in subjects) or verb.dep_ in ("conj", "xcomp")
 
 
@@ -44,7 +51,8 @@ def object_spans(verb: Token) -> Iterator[tuple[int, int]]:
         if token.i in seen:
             continue
         seen.add(token.i)
-        yield token.left_edge.i, phrase_end(token)
+        end = phrase_end(token)
+        yield token.left_edge.i, token.sent.end if end < len(token.doc) and token.doc[end].text == ":" else end
         stack.extend(c for c in token.children if c.dep_ in ("appos", "conj", "oprd"))
         stack.extend(c for c in token.subtree if c.dep_ == "appos" and c.head.lemma_.lower() in NAMING_VERBS)
 
@@ -57,6 +65,21 @@ def novelty_appositions(doc: Doc) -> Iterator[tuple[int, int]]:
             yield head.left_edge.i, head.i + 1
         if token.lower_ == "our" and token.head.pos_ == "PROPN":
             yield token.i + 1, token.head.i + 1
+
+
+def proposed_names(verbs: list[Token]) -> Iterator[Token]:
+    """A single capitalised proper noun as the object of `we propose`: the new name (`we propose Foo`)."""
+    for verb in verbs:
+        for child in verb.children:
+            if child.dep_ == "dobj" and child.pos_ == "PROPN" and child.is_title and child.left_edge.i == child.i:
+                yield child
+
+
+def own_titles(doc: Doc) -> Iterator[tuple[int, int]]:
+    """Title-Case names in sentences where the authors speak (`we`, `our`): usually their own."""
+    for span in title_spans(doc):
+        if any(t.lower_ in SELF for t in span.sent):
+            yield span.start, span.end
 
 
 def naming(doc: Doc) -> Iterator[tuple[int, int]]:
@@ -76,9 +99,12 @@ def make_proposals() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
             yield Candidate(start, end, "method", "proposed", 0.0, EXTRACTOR)
         if not doc.has_annotation("DEP"):
             return
-        spans = [s for v in doc if v.lemma_.lower() in PROPOSAL_VERBS and v.pos_ == "VERB" and authored(v)
-                 for s in object_spans(v)]
-        for start, end in (*spans, *novelty_appositions(doc), *naming(doc)):
+        verbs = [v for v in doc if v.lemma_.lower() in PROPOSAL_VERBS and v.pos_ == "VERB" and authored(v)]
+        spans = [s for v in verbs for s in object_spans(v)]
+        for name in proposed_names(verbs):
+            yield Candidate(name.idx, name.idx + len(name), context_type(doc, doc[name.i:name.i + 1]) or "method",
+                            "proposed", NAME_SCORE, NAME_EXTRACTOR)
+        for start, end in (*spans, *novelty_appositions(doc), *naming(doc), *own_titles(doc)):
             if start < end:
                 yield Candidate(doc[start].idx, doc[end - 1].idx + len(doc[end - 1]), "method", "proposed", 0.0,
                                 EXTRACTOR)
