@@ -4,12 +4,13 @@ from __future__ import annotations
 from spacy.tokens import Doc
 
 from extractors import acronyms, chunks, gazetteer, proposals, shapes  # noqa: F401  (registration on import)
+from extractors.relations import relate
 from extractors.combine import combine
 from kg.extract import Candidate, CandidateRelation, DocContext, ExtractFn
 from kg.registry import extractors, lookup
 
 DEFAULT_EXTRACTORS = ("gazetteer", "acronyms", "shapes", "chunks", "proposals")
-VERSION = "0.2.0"  # bump when extraction output changes (part of cache keys)
+VERSION = "0.3.0"  # bump when extraction output changes (part of cache keys)
 
 
 def build_extract(names: tuple[str, ...] = DEFAULT_EXTRACTORS) -> ExtractFn:
@@ -18,6 +19,7 @@ def build_extract(names: tuple[str, ...] = DEFAULT_EXTRACTORS) -> ExtractFn:
 
     def extract(doc: Doc, context: DocContext) -> tuple[list[Candidate], list[CandidateRelation]]:
         candidates = [c for _, extractor in chosen for c in extractor(doc, context)]
-        return combine(candidates, doc.text, context.abbreviations), []
+        mentions = combine(candidates, doc.text, context.abbreviations)
+        return mentions, relate(doc, mentions)
 
     return extract

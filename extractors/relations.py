@@ -1,0 +1,67 @@
+"""Entity-entity relations stated within one sentence, from the combined mentions and cue words."""
+from __future__ import annotations
+
+import re
+from itertools import permutations
+from typing import Callable
+
+from spacy.tokens import Doc
+
+from kg.extract import Candidate, CandidateRelation, DocContext
+from kg.registry import extractors
+
+# (source types, target types, relation, cue between or around the pair)
+RULES = (
+    (("method", "model"), ("dataset",), "evaluated_on",
+     re.compile(r"\b(?:on|across|evaluat\w*|benchmark\w*|experiment\w*|test\w*)\b", re.I)),
+    (("method", "model"), ("task",), "applied_to",
+     re.compile(r"\b(?:for|to|in|on|address\w*|tackl\w*|solv\w*|improv\w*)\b", re.I)),
+    (("task", "method", "model"), ("metric",), "measured_by",
+     re.compile(r"\b(?:measur\w*|in terms of|evaluat\w*|achiev\w*|report\w*|metric\w*|scor\w*|by|with)\b", re.I)),
+    (("model",), ("method",), "based_on",
+     re.compile(r"\b(?:based on|built on|build\w* on|using|uses|with|via|trained|fine-tuned|relies on)\b", re.I)),
+)
+MAX_GAP = 120  # characters between the two mentions
+
+
+def sentence_groups(doc: Doc, candidates: list[Candidate]) -> list[list[Candidate]]:
+    """Candidates grouped by the sentence they start in."""
+    groups: dict[int, list[Candidate]] = {}
+    for candidate in candidates:
+        span = doc.char_span(candidate.start, candidate.end, alignment_mode="expand")
+        if span is not None and len(span):
+            groups.setdefault(span.sent.start, []).append(candidate)
+    return [groups[k] for k in sorted(groups)]
+
+
+def relation_of(doc: Doc, source: Candidate, target: Candidate) -> str | None:
+    """The first rule whose types fit and whose cue appears between the two mentions."""
+    left, right = sorted((source, target))
+    if right.start - left.end > MAX_GAP or right.start < left.end:
+        return None
+    between = doc.text[left.end:right.start]
+    for sources, targets, relation, cue in RULES:
+        if source.type in sources and target.type in targets and cue.search(between):
+            return relation
+    return None
+
+
+def relate(doc: Doc, candidates: list[Candidate]) -> list[CandidateRelation]:
+    """Relations between mentions of one sentence (each ordered pair at most once)."""
+    found = []
+    for group in sentence_groups(doc, candidates):
+        for source, target in permutations(group, 2):
+            relation = relation_of(doc, source, target)
+            if relation and doc.text[source.start:source.end] != doc.text[target.start:target.end]:
+                found.append(CandidateRelation(relation, source, target))
+    return sorted(set(found))
+
+
+@extractors.register("relations")
+def make_relations() -> Callable[[Doc, DocContext], list]:
+    """Factory: no candidates of its own; `relate` runs on the combined mentions (see build_extract)."""
+
+    def extract(doc: Doc, context: DocContext) -> list:
+        return []
+
+    return extract
