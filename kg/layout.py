@@ -8,12 +8,15 @@ Fruchterman-Reingold layout; larger ones place each Louvain community on a Vogel
 from __future__ import annotations
 
 import math
-from typing import Hashable, Mapping
+import weakref
+from typing import Callable, Hashable, Mapping, TypeVar
 
 import networkx as nx
 import numpy as np
 
 Node = Hashable
+T = TypeVar("T")
+_MEMO: "weakref.WeakKeyDictionary[nx.Graph, dict]" = weakref.WeakKeyDictionary()
 SPRING_LIMIT = 400
 SPACING = 40.0  # layout units (≈ pixels in the HTML view) per node, as sqrt of area
 GOLDEN_ANGLE = math.pi * (3.0 - math.sqrt(5.0))
@@ -22,6 +25,15 @@ TYPE_COLORS: dict[str, str] = {
     "dataset": "#2ca02c", "task": "#d62728", "metric": "#9467bd",
 }
 OTHER_COLOR = "#17becf"
+
+
+def memo(G: nx.Graph, key: tuple, compute: Callable[[], T]) -> T:
+    """`compute()` once per graph object, size and key (exporters of one run share the work)."""
+    cache = _MEMO.setdefault(G, {})
+    full_key = (*key, G.number_of_nodes(), G.number_of_edges())
+    if full_key not in cache:
+        cache[full_key] = compute()
+    return cache[full_key]
 
 
 def undirected(G: nx.Graph) -> nx.Graph:
@@ -62,6 +74,11 @@ def pagerank(G: nx.Graph, alpha: float = 0.85, tol: float = 1e-10, max_iter: int
 
 def communities(G: nx.Graph, seed: int = 42) -> dict[Node, int]:
     """Louvain community of each node, numbered 0.. by size (largest first) then smallest node."""
+    return dict(memo(G, ("communities", seed), lambda: _louvain(G, seed)))
+
+
+def _louvain(G: nx.Graph, seed: int) -> dict[Node, int]:
+    """Louvain on the undirected view, numbered as `communities` says."""
     U = undirected(G)
     if U.number_of_nodes() == 0:
         return {}
@@ -73,16 +90,18 @@ def communities(G: nx.Graph, seed: int = 42) -> dict[Node, int]:
 def positions(G: nx.Graph, seed: int = 42, community: Mapping[Node, int] | None = None,
               digits: int = 1) -> dict[Node, tuple[float, float]]:
     """Deterministic (x, y) for every node, rounded to `digits` decimals."""
+    if community is None and G.number_of_nodes() > SPRING_LIMIT:
+        return dict(memo(G, ("positions", seed, digits), lambda: positions(G, seed, communities(G, seed), digits)))
     U = undirected(G)
     if U.number_of_nodes() <= SPRING_LIMIT:
         raw = spring(U, seed)
     else:
-        raw = clustered(U, seed, community if community is not None else communities(U, seed))
+        raw = clustered(U, seed, community)
     return {node: (round(float(x), digits) + 0.0, round(float(y), digits) + 0.0)
             for node, (x, y) in ((node, raw[node]) for node in G)}
 
 
-def spring(U: nx.Graph, seed: int) -> dict[Node, tuple[float, float]]:
+def spring(U: nx.Graph, seed: int, iterations: int = 50) -> dict[Node, tuple[float, float]]:
     """Fruchterman-Reingold positions centred on 0, spread by the number of nodes."""
     n = U.number_of_nodes()
     if n == 0:
@@ -90,7 +109,7 @@ def spring(U: nx.Graph, seed: int) -> dict[Node, tuple[float, float]]:
     if n == 1:
         return {next(iter(U)): (0.0, 0.0)}
     radius = SPACING * math.sqrt(n) / 2
-    pos = nx.spring_layout(U, seed=seed, method="force", weight=None, scale=radius)
+    pos = nx.spring_layout(U, seed=seed, method="force", weight=None, scale=radius, iterations=iterations)
     return {node: (float(x), float(y)) for node, (x, y) in pos.items()}
 
 
@@ -123,7 +142,7 @@ def clustered(U: nx.Graph, seed: int, community: Mapping[Node, int]) -> dict[Nod
 def local_layout(U: nx.Graph, nodes: list[Node], seed: int) -> dict[Node, tuple[float, float]]:
     """Positions of one community around (0, 0): spring when small, hubs-first spiral when large."""
     if len(nodes) <= SPRING_LIMIT:
-        return spring(U.subgraph(nodes), seed)
+        return spring(U.subgraph(nodes), seed, iterations=35)
     order = sorted(nodes, key=lambda node: (-len(U[node]), str(node)))
     points = spiral(len(order)) * SPACING
     return {node: (float(x), float(y)) for node, (x, y) in zip(order, points)}
