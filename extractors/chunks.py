@@ -56,7 +56,7 @@ def typed_span(span: Span) -> tuple[Span, str] | None:
         if entity_type is None or not all(singular(t.lower_) in TAIL_WORDS for t in span[end:]):
             continue
         head = singular(sub[-1].lower_)
-        if head in DROPPED_HEADS or (head in GENERIC_HEADS and len(sub) == 2 and is_coined(sub[0].text)):
+        if head in DROPPED_HEADS or (head in GENERIC_HEADS and len(sub) == 2 and named(sub[:1])):
             sub = sub[:-1]
         if acceptable(sub, head, entity_type):
             return sub, entity_type
@@ -68,7 +68,7 @@ def acceptable(sub: Span, head: str, entity_type: str) -> bool:
     if not len(sub) or head in VAGUE_HEADS or (entity_type in NAMED_TYPES and not named(sub)):
         return False
     if len(sub) == 1:
-        return is_coined(sub[0].text)
+        return named(sub)
     return not (len(sub) == 2 and singular(sub[-1].lower_) in GENERIC_HEADS and not named(sub))
 
 

@@ -35,7 +35,10 @@ def is_coined(word: str) -> bool:
     parts = [p for p in re.split(r"[-/]", word) if p]
     if len(parts) > 1 and sum(p[:1].isupper() for p in parts) >= 2 and all(len(p) > 1 for p in parts):
         return True
-    return bool(COINED.match(word)) or ("@" in word and word[0].isalpha())
+    if COINED.match(word) or ("@" in word and word[0].isalpha()):
+        return True
+    joined = word.replace("-", "")
+    return word[0].isalpha() and joined != word and any(c.isupper() for c in word) and bool(COINED.match(joined))
 
 
 def word_spans(doc: Doc) -> list[tuple[int, int]]:
@@ -112,9 +115,13 @@ def is_capital(token) -> bool:
 
 def is_connector(doc: Doc, i: int) -> bool:
     """A hyphen or a lower-case function word between capitalised words."""
+    words = doc[i].lower_ in CONNECTORS
+    previous = doc[i - 1]
     while i < len(doc) and (doc[i].text == "-" or doc[i].lower_ in CONNECTORS):
         i += 1
-    return i < len(doc) and is_capital(doc[i])
+    if i >= len(doc) or not is_capital(doc[i]):
+        return False
+    return not words or (previous.is_title and doc[i].is_title)  # `of`/`for` only between Title words
 
 
 @extractors.register("shapes")

@@ -30,6 +30,8 @@ def singular(word: str) -> str:
         return word[:-1]
     if len(lower) <= 3 or lower in KEEP_S or not lower.endswith("s") or lower.endswith(("ss", "us", "is")):
         return word
+    if lower.endswith(("yses", "theses", "gnoses")):
+        return word[:-2] + "is"
     if lower.endswith("ies") and len(lower) > 4:
         return word[:-3] + ("Y" if word[-1].isupper() else "y")
     if lower.endswith(("sses", "shes", "ches", "xes", "zzes")):

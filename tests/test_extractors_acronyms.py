@@ -1,0 +1,31 @@
+"""The acronym-definition extractor on invented sentences."""
+from __future__ import annotations
+
+import pytest
+
+from extractors.acronyms import make_acronyms, type_of
+from kg.abbreviations import find_abbreviations
+from kg.extract import DocContext
+from kg.text import strip_markup
+
+
+def pairs(nlp, text: str) -> list[tuple[str, str]]:
+    clean = strip_markup(text)
+    doc = nlp(clean.text)
+    context = DocContext("p", clean, tuple(find_abbreviations(clean.text)))
+    return [(doc.text[c.start:c.end], c.type) for c in make_acronyms()(doc, context)]
+
+
+@pytest.mark.parametrize("text, long_form, short, entity_type", [
+    ("We tackle lunar crater detection (LCD) from orbit.", "lunar crater detection", "LCD", "task"),
+    ("A tiny recurrent network (TRN) reads the tape.", "tiny recurrent network", "TRN", "model"),
+    ("We release the Moss Image Corpus (MIC) of 2k scans.", "Moss Image Corpus", "MIC", "dataset"),
+    ("Errors are reported as mean pixel error (MPE).", "mean pixel error", "MPE", "metric"),
+    ("We propose Orbit Mixing Regularization (OMR) for stability.", "Orbit Mixing Regularization", "OMR", "method"),
+])
+def test_long_and_short_form_share_a_type(nlp, text, long_form, short, entity_type):
+    assert pairs(nlp, text) == [(long_form, entity_type), (short, entity_type)]
+
+
+def test_type_of_reads_the_head():
+    assert type_of("graph neural networks") == "model" and type_of("zebra stripes") is None

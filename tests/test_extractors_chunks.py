@@ -1,0 +1,38 @@
+"""The noun-chunk extractor on invented sentences."""
+from __future__ import annotations
+
+import pytest
+
+from extractors.chunks import make_chunks
+from kg.extract import DocContext
+from kg.text import strip_markup
+
+
+def spans(nlp, text: str) -> dict[str, str]:
+    doc = nlp(text)
+    return {doc.text[c.start:c.end]: c.type for c in make_chunks()(doc, DocContext("p", strip_markup(text)))}
+
+
+@pytest.mark.parametrize("text, name, entity_type", [
+    ("We study underwater gesture recognition in murky water.", "underwater gesture recognition", "task"),
+    ("The robots rely on hierarchical curiosity learning.", "hierarchical curiosity learning", "method"),
+    ("A recurrent memory network encodes the stream.", "recurrent memory network", "model"),
+    ("We report the mean squared error of each run.", "mean squared error", "metric"),
+    ("Scores on the Pondwater dataset improve.", "Pondwater", "dataset"),
+])
+def test_typed_by_head(nlp, text, name, entity_type):
+    assert spans(nlp, text).get(name) == entity_type
+
+
+@pytest.mark.parametrize("text", [
+    "Our method beats existing approaches in extensive experiments.",
+    "We collect a synthetic dataset of images.",
+    "The results show strong performance.",
+])
+def test_vague_phrases_are_not_entities(nlp, text):
+    assert spans(nlp, text) == {}
+
+
+def test_trailing_generic_head_is_cut(nlp):
+    found = spans(nlp, "Many speech recognition systems fail on accents.")
+    assert found.get("speech recognition") == "task"

@@ -1,0 +1,53 @@
+"""The gazetteer extractor on invented sentences."""
+from __future__ import annotations
+
+import pytest
+
+from extractors.gazetteer import case_sensitive, load_entries, make_gazetteer, variants
+from kg.extract import DocContext
+from kg.text import strip_markup
+
+
+@pytest.fixture(scope="module")
+def gazetteer():
+    return make_gazetteer()
+
+
+def found(nlp, gazetteer, text: str) -> set[tuple[str, str]]:
+    doc = nlp(text)
+    return {(doc.text[c.start:c.end], c.type) for c in gazetteer(doc, DocContext("p", strip_markup(text)))}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("We fine-tune the models on CIFAR-100 with LoRA.", {("CIFAR-100", "dataset"), ("LoRA", "method")}),
+    ("Our agents outperform GPT-4o on every split.", {("GPT-4o", "model")}),
+    ("Detectors are compared by AUROC and FPR95.", {("AUROC", "metric"), ("FPR95", "metric")}),
+    ("Large Language Models struggle with program synthesis.", {("Large Language Models", "model"),
+                                                                ("program synthesis", "task")}),
+    ("We train the policy with proximal policy optimization.", {("proximal policy optimization", "method")}),
+])
+def test_finds_known_entities_with_their_type(nlp, gazetteer, text, expected):
+    assert expected <= found(nlp, gazetteer, text)
+
+
+@pytest.mark.parametrize("text, absent", [
+    ("This is a simple idea.", "is"),          # IS (Inception Score) only matches in capitals
+    ("The map of the city is old.", "map"),    # mAP needs its exact case
+])
+def test_short_forms_match_case(nlp, gazetteer, text, absent):
+    assert absent not in {t for t, _ in found(nlp, gazetteer, text)}
+
+
+def test_variants_add_plural_and_spacing():
+    assert {"fine-tuning", "fine tuning", "fine-tunings"} <= variants("fine-tuning")
+    assert case_sensitive("WER") and not case_sensitive("word error rate")
+
+
+def test_entries_have_a_known_type():
+    assert {e["type"] for e in load_entries()} <= {"method", "model", "dataset", "task", "metric"}
+
+
+def test_custom_entries(nlp):
+    extract = make_gazetteer([{"name": "Zorblax Corpus", "type": "dataset", "aliases": ["ZC"]}])
+    assert found(nlp, extract, "We release ZC, also called the Zorblax Corpus.") == {
+        ("ZC", "dataset"), ("Zorblax Corpus", "dataset")}

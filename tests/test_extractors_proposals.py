@@ -1,0 +1,41 @@
+"""Proposal cues and the combiner's roles on invented sentences."""
+from __future__ import annotations
+
+import pytest
+
+from extractors import build_extract
+from kg.abbreviations import find_abbreviations
+from kg.extract import DocContext
+from kg.text import strip_markup
+
+
+@pytest.fixture(scope="module")
+def extract():
+    return build_extract()
+
+
+def roles(nlp, extract, text: str) -> dict[str, str]:
+    clean = strip_markup(text)
+    doc = nlp(clean.text)
+    mentions, _ = extract(doc, DocContext("p", clean, tuple(find_abbreviations(clean.text))))
+    return {doc.text[m.start:m.end]: m.role for m in mentions}
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We propose FlurbNet, a network for crater detection.", "FlurbNet"),
+    ("In this paper we introduce the Wobble benchmark for robot planning.", "Wobble"),
+    ("We call this procedure Quiet Gradient Folding.", "Quiet Gradient Folding"),
+    ("This work presents \\textbf{Tandem Sketch Attention} for long videos.", "Tandem Sketch Attention"),
+    ("We propose two metrics: Crater Overlap Score and Rim Distance Error.", "Rim Distance Error"),
+])
+def test_proposed(nlp, extract, text, name):
+    assert roles(nlp, extract, text).get(name) == "proposed"
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We fine-tune GPT-4o on ImageNet with LoRA.", "LoRA"),
+    ("Many methods such as FlurbNet have been proposed for crater detection.", "FlurbNet"),
+    ("We propose a new loss and compare it with BERT.", "BERT"),
+])
+def test_used(nlp, extract, text, name):
+    assert roles(nlp, extract, text).get(name) == "used"

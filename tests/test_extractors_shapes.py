@@ -1,0 +1,44 @@
+"""The coined-name extractor on invented sentences."""
+from __future__ import annotations
+
+import pytest
+
+from extractors.shapes import is_coined, make_shapes
+from kg.extract import DocContext
+from kg.text import strip_markup
+
+
+def names(nlp, text: str) -> dict[str, str]:
+    doc = nlp(text)
+    return {doc.text[c.start:c.end]: c.type for c in make_shapes()(doc, DocContext("p", strip_markup(text)))}
+
+
+@pytest.mark.parametrize("word", ["FrobNet", "Qwibble3", "ZOOMER", "Kappa-Omega", "pass@5", "Blorp++"])
+def test_coined_shapes(word):
+    assert is_coined(word)
+
+
+@pytest.mark.parametrize("word", ["model", "Model", "AI", "3D", "8B", "L2", "E-commerce"])
+def test_not_coined(word):
+    assert not is_coined(word)
+
+
+@pytest.mark.parametrize("text, name, entity_type", [
+    ("We evaluate on the ZibbleSet dataset.", "ZibbleSet", "dataset"),
+    ("We release SnorkBench, a benchmark for planning.", "SnorkBench", "dataset"),
+    ("We compare with Froggle-13B on math.", "Froggle-13B", "model"),
+    ("We introduce GlimmerNet, a network for depth estimation.", "GlimmerNet", "model"),
+    ("Training uses the QuuxLoss objective.", "QuuxLoss", "method"),
+    ("Results improve with Blip 3 7B as the judge.", "Blip 3 7B", "model"),
+])
+def test_names_and_types(nlp, text, name, entity_type):
+    assert names(nlp, text).get(name) == entity_type
+
+
+def test_title_case_phrase(nlp):
+    found = names(nlp, "We present Gated Sparrow Attention for long inputs.")
+    assert "Gated Sparrow Attention" in found
+
+
+def test_sentence_initial_word_is_not_a_name(nlp):
+    assert not any(n.startswith("Using") for n in names(nlp, "Using FrobNet, we win."))
