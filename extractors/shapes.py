@@ -30,7 +30,7 @@ DEFAULT_SCORE = 0.55  # typed by the default, not by a cue
 
 def is_coined(word: str) -> bool:
     """A word whose shape marks it as a name: LLM, DeepSeek-R1, Qwen3, IGEV++, Isharah-Selfie, pass@64."""
-    if word in NOT_NAMES or word.rstrip("s") in NOT_NAMES or MODEL_SIZE.match(word) or LETTER_INDEX.fullmatch(word):
+    if not word or word in NOT_NAMES or word.rstrip("s") in NOT_NAMES or MODEL_SIZE.match(word) or LETTER_INDEX.fullmatch(word):
         return False
     parts = [p for p in re.split(r"[-/]", word) if p]
     if len(parts) > 1 and sum(p[:1].isupper() for p in parts) >= 2 and all(len(p) > 1 for p in parts):

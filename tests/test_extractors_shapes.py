@@ -42,3 +42,8 @@ def test_title_case_phrase(nlp):
 
 def test_sentence_initial_word_is_not_a_name(nlp):
     assert not any(n.startswith("Using") for n in names(nlp, "Using FrobNet, we win."))
+
+
+@pytest.mark.parametrize("word", ["", "-", "--"])
+def test_empty_or_punctuation_is_not_a_name(word):
+    assert not is_coined(word.strip("-"))
