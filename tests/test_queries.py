@@ -239,3 +239,10 @@ def test_cli_runs_a_query_file(cli, graph_files, tmp_path: Path) -> None:
 def test_cli_errors_are_one_line_without_traceback(cli, graph_files, args: list, code: int) -> None:
     result = CliRunner().invoke(cli, ["query", str(graph_files["ttl"]), *args])
     assert result.exit_code == code and "Traceback" not in result.output
+
+
+def test_kg_cli_has_the_query_command(graph_files) -> None:
+    from kg.cli import app
+
+    result = CliRunner().invoke(app, ["query", str(graph_files["jsonld"]), "papers-per-year", "-f", "csv"])
+    assert result.exit_code == 0 and result.output == "year,papers,proposing\n2020,1,1\n2021,3,2\n"
