@@ -183,7 +183,7 @@ def score(predicted: Iterable[Item], gold: Iterable[Item]) -> Scores:
         matched.extend(pairs)
         diffs.append(paper_diff(paper, preds, golds, pairs))
     metric = per_type["metric"]
-    return Scores(typed, untyped, per_type, metric, proposed, linking(matched), len(gold_of), diffs)
+    return Scores(typed, untyped, per_type, metric, proposed, linking(matched, [g for items in gold_of.values() for g in items]), len(gold_of), diffs)
 
 
 def paper_diff(paper: str, preds: list[Item], golds: list[Item], pairs: list[tuple[Item, Item]]) -> PaperDiff:
@@ -193,13 +193,32 @@ def paper_diff(paper: str, preds: list[Item], golds: list[Item], pairs: list[tup
                      [(p, g) for p, g in pairs if p.type != g.type], [(p, g) for p, g in pairs if p.role != g.role])
 
 
-def linking(matched: list[tuple[Item, Item]]) -> PRF:
+def concepts(golds: Iterable[Item]) -> dict[str, str]:
+    """Gold forms joined into concepts: two forms are one concept when some gold entity lists both."""
+    parent: dict[str, str] = {}
+
+    def find(k: str) -> str:
+        while parent.setdefault(k, k) != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    for item in golds:
+        keys = sorted(item.keys)
+        for other in keys[:1] + keys[1:]:
+            parent[find(other)] = find(keys[0])
+    return {k: find(k) for k in list(parent)}
+
+
+def linking(matched: list[tuple[Item, Item]], golds: Iterable[Item]) -> PRF:
     """Pairs of matched gold entities in different papers: same concept (shared form) vs same node."""
     result = PRF()
+    concept = concepts(golds)
     for (p1, g1), (p2, g2) in combinations(matched, 2):
         if g1.paper_id == g2.paper_id:
             continue
-        same_gold, same_node = bool(g1.keys & g2.keys), p1.node == p2.node
+        same_gold = bool({concept[k] for k in g1.keys} & {concept[k] for k in g2.keys})
+        same_node = p1.node == p2.node
         result.tp += same_gold and same_node
         result.gold += same_gold
         result.predicted += same_node

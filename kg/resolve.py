@@ -102,6 +102,7 @@ def resolve(
         key = canonical_key(mention, aliases)
         if key:
             by_key[key].append(mention)
+    by_key = merge_spacing_variants(by_key)
     entities: list[Entity] = []
     entity_of_key: dict[str, str] = {}
     for key in sorted(by_key):
@@ -117,6 +118,18 @@ def resolve(
     entities = merge_colliding_ids(entities)
     links = link_papers(by_key, entity_of_key)
     return entities, links, relate(relations, aliases, entity_of_key)
+
+
+def merge_spacing_variants(by_key: dict[str, list[Mention]]) -> dict[str, list[Mention]]:
+    """Merge keys that differ only in spacing (`back propagation`, `backpropagation`) under the most used one."""
+    groups: dict[str, list[str]] = defaultdict(list)
+    for key in by_key:
+        groups[key.replace(" ", "")].append(key)
+    merged: dict[str, list[Mention]] = {}
+    for keys in groups.values():
+        main = max(sorted(keys), key=lambda k: len(by_key[k]))
+        merged[main] = [m for k in keys for m in by_key[k]]
+    return merged
 
 
 def merge_colliding_ids(entities: list[Entity]) -> list[Entity]:

@@ -73,3 +73,12 @@ def test_predictions_outside_gold_papers_are_ignored():
 def test_gold_items_from_records():
     items = gold_items([{"id": "p", "entities": [{"type": "task", "name": "a", "aliases": ["b"], "role": "used"}]}])
     assert items == [Item("p", "task", "used", ("a", "b"))]
+
+
+def test_linking_concepts_join_through_aliases():
+    golds = [gold("p1", "model", "large language model", "LLM"), gold("p2", "model", "large language model"),
+             gold("p3", "model", "LLM")]
+    preds = [pred("p1", "model", "model:llm", "LLM"), pred("p2", "model", "model:llm", "large language model"),
+             pred("p3", "model", "model:llm", "LLM")]
+    linking = score(preds, golds).linking
+    assert (linking.tp, linking.predicted, linking.gold) == (3, 3, 3)

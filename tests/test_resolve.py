@@ -48,3 +48,9 @@ def test_different_concepts_stay_apart():
 @pytest.mark.parametrize("a, b", [("LLMs", "LLM"), ("analyses", "analysis"), ("Transformers", "transformer")])
 def test_normal_form_plural(a, b):
     assert normal_form(a) == normal_form(b)
+
+
+def test_spacing_variants_are_one_node():
+    entities, _, _ = resolve([mention("p1", "back-propagation", "method"), mention("p2", "backpropagation", "method"),
+                              mention("p3", "backpropagation", "method")])
+    assert len(entities) == 1 and entities[0].id == "method:backpropagation"
