@@ -10,6 +10,8 @@ from kg.resolve import normal_form
 
 CUE_EXTRACTORS = frozenset({"proposals"})  # their candidates mark roles, not entities
 KNOWN_EXTRACTORS = frozenset({"gazetteer"})  # well-known entities: never the paper's proposal
+WEAK_EXTRACTORS = frozenset({"chunks"})  # alone, their spans need confirmation
+WEAK_TYPES_KEPT = frozenset({"task"})  # noun chunks are the main source of task names
 PREFIX_TYPES = frozenset({"dataset", "metric", "model"})  # as a leading modifier they name the setting, not the thing
 
 
@@ -49,6 +51,16 @@ def unify_types(chosen: list[Candidate], typed: list[Candidate], keys: list[str]
     return [best[key].type for key in keys]
 
 
+def confirmed(chosen: list[Candidate], keys: list[str], cues: list[Candidate]) -> tuple[list, list]:
+    """Drop weak noun-chunk mentions unless the paper repeats them, proposes them or they are tasks."""
+    counts: dict[str, int] = defaultdict(int)
+    for key in keys:
+        counts[key] += 1
+    keep = [(c, k) for c, k in zip(chosen, keys)
+            if c.extractor not in WEAK_EXTRACTORS or c.type in WEAK_TYPES_KEPT or counts[k] > 1 or covered(c, cues)]
+    return [c for c, _ in keep], [k for _, k in keep]
+
+
 def covered(candidate: Candidate, cues: list[Candidate]) -> bool:
     """Whether a role cue covers the candidate."""
     return any(c.start <= candidate.start and candidate.end <= c.end for c in cues)
@@ -60,8 +72,9 @@ def combine(candidates: list[Candidate], text: str = "", abbreviations: Iterable
     entities = [c for c in candidates if c.extractor not in CUE_EXTRACTORS]
     known = {(c.start, c.end) for c in entities if c.extractor in KNOWN_EXTRACTORS}
     chosen = choose_spans(drop_prefixed(entities))
-    typed = [head_typed(c, entities) for c in chosen]
     keys = group_keys(text, chosen, abbreviations)
+    chosen, keys = confirmed(chosen, keys, cues)
+    typed = [head_typed(c, entities) for c in chosen]
     types = unify_types(chosen, typed, keys)
     proposed_keys = {k for k, c in zip(keys, chosen) if covered(c, cues) and (c.start, c.end) not in known}
     result = [Candidate(c.start, c.end, t, "proposed" if k in proposed_keys else "used", c.score, c.extractor)
