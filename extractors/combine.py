@@ -12,13 +12,27 @@ CUE_EXTRACTORS = frozenset({"proposals"})  # their candidates mark roles, not en
 KNOWN_EXTRACTORS = frozenset({"gazetteer"})  # well-known entities: never the paper's proposal
 WEAK_EXTRACTORS = frozenset({"chunks"})  # alone, their spans need confirmation
 WEAK_TYPES_KEPT = frozenset({"task"})  # noun chunks are the main source of task names
+SHAPE_EXTRACTORS = frozenset({"shapes"})
 PREFIX_TYPES = frozenset({"dataset", "metric", "model"})  # as a leading modifier they name the setting, not the thing
 
 
-def drop_prefixed(entities: list[Candidate]) -> list[Candidate]:
-    """Drop noun-chunk spans that begin with a known dataset or metric (`ImageNet classification`)."""
-    prefixes = {c.start: c.end for c in entities if c.extractor in KNOWN_EXTRACTORS and c.type in PREFIX_TYPES}
-    return [c for c in entities if not (c.extractor == "chunks" and prefixes.get(c.start, c.end) < c.end)]
+def drop_prefixed(entities: list[Candidate], text: str = "") -> list[Candidate]:
+    """Drop found spans that begin with a known dataset or metric (`ImageNet classification`, `ImageNet FID`)
+    or join a known name to a known metric (`LibriSpeech WER`)."""
+    known = [c for c in entities if c.extractor in KNOWN_EXTRACTORS]
+    prefixes = {c.start: c.end for c in known if c.type in PREFIX_TYPES}
+    settings = {c.start: c.end for c in known if c.type in ("dataset", "metric")}
+    metrics = {c.end: c.start for c in known if c.type == "metric"}
+
+    def joined(c: Candidate) -> bool:
+        if c.extractor not in SHAPE_EXTRACTORS | WEAK_EXTRACTORS:
+            return False
+        prefix_end = (prefixes if c.extractor in WEAK_EXTRACTORS else settings).get(c.start, c.end)
+        if prefix_end < c.end and (c.extractor in WEAK_EXTRACTORS or text[prefix_end:prefix_end + 1] == " "):
+            return True
+        return metrics.get(c.end, c.start) > c.start and text[metrics[c.end] - 1:metrics[c.end]] == " "
+
+    return [c for c in entities if not joined(c)]
 
 
 def choose_spans(candidates: Iterable[Candidate]) -> list[Candidate]:
@@ -71,7 +85,7 @@ def combine(candidates: list[Candidate], text: str = "", abbreviations: Iterable
     cues = [c for c in candidates if c.extractor in CUE_EXTRACTORS]
     entities = [c for c in candidates if c.extractor not in CUE_EXTRACTORS]
     known = {(c.start, c.end) for c in entities if c.extractor in KNOWN_EXTRACTORS}
-    chosen = choose_spans(drop_prefixed(entities))
+    chosen = choose_spans(drop_prefixed(entities, text))
     keys = group_keys(text, chosen, abbreviations)
     chosen, keys = confirmed(chosen, keys, cues)
     typed = [head_typed(c, entities) for c in chosen]

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterator
 
-from spacy.tokens import Doc, Token
+from spacy.tokens import Doc, Span, Token
 
 from extractors.cues import context_type
 from extractors.lexicon import PROPOSAL_VERBS
@@ -12,7 +12,7 @@ from kg.extract import Candidate, DocContext
 from kg.registry import extractors
 
 AUTHORS = frozenset("we paper work study".split())
-NAMING_VERBS = frozenset("call term dub name coin denote".split())
+NAMING_VERBS = frozenset("call term dub name coin".split())
 NOVELTY = frozenset("novel new first our proposed".split())
 OBJECT_DEPS = frozenset("dobj nsubjpass attr oprd appos conj pobj".split())
 STOP_DEPS = frozenset("prep relcl acl advcl punct cc".split())
@@ -21,6 +21,10 @@ SELF = frozenset("we our".split())
 EXTRACTOR = "proposals"
 NAME_EXTRACTOR = "proposals.name"  # an entity, not a cue
 NAME_SCORE = 0.6
+EMPHASIS_SCORE = 0.5  # an emphasised name without a typing cue
+MAX_EMPHASIS = 8
+NAME_POS = frozenset("ADJ NOUN PROPN NUM VERB".split())
+CLAUSE_POS = frozenset("VERB AUX ADV DET PRON ADP SCONJ".split())  # an emphasised clause, not a name
 
 
 def authored(verb: Token) -> bool:
@@ -76,10 +80,26 @@ def proposed_names(verbs: list[Token]) -> Iterator[Token]:
 
 
 def own_titles(doc: Doc) -> Iterator[tuple[int, int]]:
-    """Title-Case names in sentences where the authors speak (`we`, `our`): usually their own."""
+    """Title-Case names in sentences where the authors present something (`we propose`, `our`)."""
     for span in title_spans(doc):
-        if any(t.lower_ in SELF for t in span.sent):
+        words = span.sent
+        if any(t.lower_ == "our" for t in words) or (
+                any(t.lower_ == "we" for t in words) and any(t.lemma_.lower() in PROPOSAL_VERBS for t in words)):
             yield span.start, span.end
+
+
+def referred_as(doc: Doc) -> Iterator[tuple[int, int]]:
+    """`we refer to X as Y`: the noun phrase Y after `as`."""
+    for token in doc:
+        if token.lemma_.lower() != "refer" or not any(c.lower_ == "we" for c in token.children):
+            continue
+        after = next((t for t in doc[token.i + 1:token.sent.end] if t.lower_ == "as"), None)
+        if after is None:
+            continue
+        end = after.i + 1
+        while end < token.sent.end and (doc[end].pos_ in NAME_POS or doc[end].text in "-–"):
+            end += 1
+        yield after.i + 1, end
 
 
 def naming(doc: Doc) -> Iterator[tuple[int, int]]:
@@ -88,6 +108,17 @@ def naming(doc: Doc) -> Iterator[tuple[int, int]]:
         if token.lemma_.lower() in NAMING_VERBS and token.tag_ == "VBN" and token.i + 1 < len(doc):
             nxt = doc[token.i + 1]
             yield nxt.i, phrase_end(nxt) if nxt.head.i != token.head.i else nxt.right_edge.i + 1
+
+
+
+def emphasised_names(doc: Doc, emphasis: tuple[tuple[int, int], ...]) -> Iterator[Span]:
+    """Bold or italic spans that are whole noun phrases of at most MAX_EMPHASIS words: a name the paper coins."""
+    for start, end in emphasis:
+        span = doc.char_span(start, end)
+        if span is None or not 0 < len(span) <= MAX_EMPHASIS or span[-1].pos_ not in ("NOUN", "PROPN"):
+            continue
+        if not any((t.is_punct and t.text not in "-–") or t.pos_ in CLAUSE_POS for t in span):
+            yield span
 
 
 @extractors.register("proposals")
@@ -99,12 +130,17 @@ def make_proposals() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
             yield Candidate(start, end, "method", "proposed", 0.0, EXTRACTOR)
         if not doc.has_annotation("DEP"):
             return
+        for span in emphasised_names(doc, context.clean.emphasis):
+            entity_type = context_type(doc, span)
+            yield Candidate(span.start_char, span.end_char, entity_type or "method", "proposed",
+                            NAME_SCORE if entity_type else EMPHASIS_SCORE, NAME_EXTRACTOR)
         verbs = [v for v in doc if v.lemma_.lower() in PROPOSAL_VERBS and v.pos_ == "VERB" and authored(v)]
         spans = [s for v in verbs for s in object_spans(v)]
         for name in proposed_names(verbs):
             yield Candidate(name.idx, name.idx + len(name), context_type(doc, doc[name.i:name.i + 1]) or "method",
                             "proposed", NAME_SCORE, NAME_EXTRACTOR)
-        for start, end in (*spans, *novelty_appositions(doc), *naming(doc), *own_titles(doc)):
+        for start, end in (*spans, *novelty_appositions(doc), *naming(doc), *own_titles(doc),
+                           *referred_as(doc)):
             if start < end:
                 yield Candidate(doc[start].idx, doc[end - 1].idx + len(doc[end - 1]), "method", "proposed", 0.0,
                                 EXTRACTOR)

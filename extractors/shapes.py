@@ -7,6 +7,7 @@ from typing import Callable, Iterator
 from spacy.tokens import Doc, Span
 
 from extractors.cues import context_type
+from extractors.filters import citation_ranges, skipped
 from extractors.lexicon import COINED, MODEL_SIZE, VAGUE_MODIFIERS
 from kg.extract import Candidate, DocContext
 from kg.registry import extractors
@@ -129,7 +130,10 @@ def make_shapes() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
     """Factory: the coined-name extractor, typed by shape and context (default: method)."""
 
     def extract(doc: Doc, context: DocContext) -> Iterator[Candidate]:
+        citations = citation_ranges(doc.text)
         for span in (*coined_spans(doc), *title_spans(doc)):
+            if skipped(doc, span, citations):
+                continue
             entity_type = context_type(doc, span)
             yield Candidate(span.start_char, span.end_char, entity_type or "method", "used",
                             SCORE if entity_type else DEFAULT_SCORE, "shapes")

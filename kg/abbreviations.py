@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-PAREN = re.compile(r"\(([^()]{1,20})\)")
+PAREN = re.compile(r"\(([^()]{1,24})\)")
 WORD = re.compile(r"[^\s()]+")
 MAX_LONG_WORDS = 12
 
@@ -27,11 +27,26 @@ class Abbreviation:
         return self.long_start + len(self.long)
 
 
+MAX_SHORT = 10
+MAX_COINED_SHORT = 20  # one CamelCase word made of word beginnings (BiasRecBench) may be longer
+CAMEL = re.compile(r"^(?:[A-Z][a-z]*\d*){3,}$")
+
+
 def is_short_form(candidate: str) -> bool:
-    """A plausible abbreviation: 2-10 chars, one word (or two), has a letter, starts alphanumeric."""
-    if not 2 <= len(candidate) <= 10 or len(candidate.split()) > 2:
+    """A plausible abbreviation: 2-10 chars (one CamelCase word: up to 20), one word or two, with a capital."""
+    limit = MAX_COINED_SHORT if CAMEL.match(candidate) else MAX_SHORT
+    if not 2 <= len(candidate) <= limit or len(candidate.split()) > 2:
         return False
     return candidate[0].isalnum() and any(c.isalpha() for c in candidate) and any(c.isupper() for c in candidate)
+
+
+def segments_fit(short: str, long: str) -> bool:
+    """A long CamelCase short form: each capitalised piece begins a word of the long form, in order."""
+    if len(short) <= MAX_SHORT or not CAMEL.match(short):
+        return True
+    words = iter(re.split(r"[\s-]+", long.lower()))
+    pieces = re.findall(r"[A-Z][a-z]*", short)
+    return all(any(w.startswith(p.lower()) for w in words) for p in pieces)
 
 
 def match_long_form(short: str, words: list[tuple[int, str]], text: str) -> tuple[int, int] | None:
@@ -72,7 +87,7 @@ def find_abbreviations(text: str) -> list[Abbreviation]:
             continue
         start, end = span
         long = text[start:end].strip(" ,;:-")
-        if len(long) <= len(inner) or inner.lower() in long.lower().split():
+        if len(long) <= len(inner) or inner.lower() in long.lower().split() or not segments_fit(inner, long):
             continue
         found.append(Abbreviation(inner, paren.start(1) + paren.group(1).index(inner), long, start))
     return found

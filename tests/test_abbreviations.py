@@ -14,6 +14,10 @@ from kg.abbreviations import find_abbreviations
          "Frobnicated Widget Estimator"),
         ("with reinforcement learning from human feedback (RLHF; see text)", "RLHF",
          "reinforcement learning from human feedback"),
+        ("We release the Noisy Kitchen Recipe Corpus (NoisyKitRecCorpus) today.", "NoisyKitRecCorpus",
+         "Noisy Kitchen Recipe Corpus"),
+        ("the Quiet Harbor Tide Benchmark (QuietHarborBench) is new", "QuietHarborBench",
+         "Quiet Harbor Tide Benchmark"),
     ],
 )
 def test_finds_definition(text: str, short: str, long: str) -> None:
@@ -26,7 +30,9 @@ def test_finds_definition(text: str, short: str, long: str) -> None:
 @pytest.mark.parametrize(
     "text",
     ["results (see below) are good", "a value (42) here", "trained twice (2x) faster",
-     "a model (Smith et al., 2020) here", "the zebra model (QQQ) is unrelated"],
+     "a model (Smith et al., 2020) here", "the zebra model (QQQ) is unrelated",
+     "hierarchical evaluation of averaged yield benchmarks (HeavyYieldBench) here",
+     "a long coined word (ThisWordIsFarTooLongToBeShort) here"],
 )
 def test_rejects_non_definitions(text: str) -> None:
     assert find_abbreviations(text) == []

@@ -27,6 +27,8 @@ def roles(nlp, extract, text: str) -> dict[str, str]:
     ("We call this procedure Quiet Gradient Folding.", "Quiet Gradient Folding"),
     ("This work presents \\textbf{Tandem Sketch Attention} for long videos.", "Tandem Sketch Attention"),
     ("We propose two metrics: Crater Overlap Score and Rim Distance Error.", "Rim Distance Error"),
+    ("We release **Marsh-bench** with 300 tasks.", "Marsh-bench"),
+    ("We refer to these directions as folded probe vectors.", "folded probe vectors"),
 ])
 def test_proposed(nlp, extract, text, name):
     assert roles(nlp, extract, text).get(name) == "proposed"
@@ -36,6 +38,13 @@ def test_proposed(nlp, extract, text, name):
     ("We fine-tune GPT-4o on ImageNet with LoRA.", "LoRA"),
     ("Many methods such as FlurbNet have been proposed for crater detection.", "FlurbNet"),
     ("We propose a new loss and compare it with BERT.", "BERT"),
+    ("Across baselines, including Tangle Drift and Glim-Max, we find that errors grow.", "Glim-Max"),
+    ("Results are reported for remote sensing models (denoted as RS Nets) below.", "RS Nets"),
 ])
 def test_used(nlp, extract, text, name):
     assert roles(nlp, extract, text).get(name) == "used"
+
+
+def test_emphasised_clause_is_not_a_name(nlp, extract):
+    found = roles(nlp, extract, "Steering **consistently flips the observed behavior** in every model.")
+    assert "consistently flips the observed behavior" not in found

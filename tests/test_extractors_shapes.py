@@ -47,3 +47,19 @@ def test_sentence_initial_word_is_not_a_name(nlp):
 @pytest.mark.parametrize("word", ["", "-", "--"])
 def test_empty_or_punctuation_is_not_a_name(word):
     assert not is_coined(word.strip("-"))
+
+
+@pytest.mark.parametrize("text, word", [
+    ("This matches a bound of [QRT07] for retrieval.", "QRT07"),
+    ("Together with Theorem 2.3 we conclude the proof.", "Theorem 2.3"),
+    ("We train a GAN-based generator for faces.", "GAN-based"),
+    ("An RL-only schedule is unstable.", "RL-only"),
+    ("Errors are non-Gaussian in practice.", "non-Gaussian"),
+    ("We map speech-to-LLM tokens directly.", "speech-to-LLM"),
+])
+def test_not_names(nlp, text, word):
+    assert word not in names(nlp, text)
+
+
+def test_citation_filter_keeps_names_outside_brackets(nlp):
+    assert "ZibbleNet" in names(nlp, "ZibbleNet improves on [AB19, Lee et al. 2020] for retrieval.")

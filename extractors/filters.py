@@ -1,0 +1,57 @@
+"""Words and spans that look like names but are not entities: citation keys, cross-references, modifiers."""
+from __future__ import annotations
+
+import re
+
+from spacy.tokens import Doc, Span
+
+BRACKETS = re.compile(r"\[([^\[\]]{2,120})\]")
+CITATION_ITEM = re.compile(r"^(?:[A-Z][A-Za-z+]*\d{2}(?:\d{2})?[a-z]?|.*\bet al\b.*|.*\b(?:19|20)\d{2}[a-z]?)$")
+# Capitalised words that, followed by a number, point into the paper (Theorem 1.5, Table 2), not to an entity.
+REFERENCE_WORDS = frozenset(
+    "Theorem Lemma Corollary Proposition Definition Section Sec Figure Fig Table Appendix Eq Equation "
+    "Algorithm Assumption Remark Example Chapter Conjecture Claim Line".split()
+)
+# Last parts that make a hyphenated word an adjective (GAN-based, RL-only, AI-generated).
+ADJECTIVE_SUFFIXES = frozenset(
+    "based style like only generated driven aware free specific level wise agnostic guided centric oriented "
+    "dependent independent invariant equivariant conditioned enhanced powered friendly compatible induced "
+    "native ready scale sized shaped type related bound heavy intensive efficient".split()
+)
+
+
+def citation_ranges(text: str) -> list[tuple[int, int]]:
+    """Character ranges of bracketed citation lists: `[PS86]`, `[Smith et al., 2020; Lee 2021]`."""
+    ranges = []
+    for match in BRACKETS.finditer(text):
+        items = [i.strip() for i in re.split(r"[,;]", match.group(1)) if i.strip()]
+        if items and all(CITATION_ITEM.match(i) for i in items):
+            ranges.append(match.span())
+    return ranges
+
+
+def inside(start: int, end: int, ranges: list[tuple[int, int]]) -> bool:
+    """Whether [start, end) lies within one of the ranges."""
+    return any(a <= start and end <= b for a, b in ranges)
+
+
+def is_reference(span: Span) -> bool:
+    """`Theorem 1.5`, `Table 2`: a pointer into the paper."""
+    return span[0].text in REFERENCE_WORDS
+
+
+def is_modifier_compound(word: str) -> bool:
+    """A hyphenated modifier, not a name: `GAN-based`, `RL-only`, `non-Gaussian`, `near-OOD`, `speech-to-LLM`."""
+    parts = word.split("-")
+    if len(parts) < 2 or not all(parts):
+        return False
+    if parts[-1].lower() in ADJECTIVE_SUFFIXES and parts[-1].islower():
+        return True
+    first_plain = parts[0].isalpha() and parts[0].islower() and len(parts[0]) >= 2
+    return first_plain and (len(parts) == 2 or "to" in parts[1:-1]) and any(c.isupper() for c in word)
+
+
+def skipped(doc: Doc, span: Span, citations: list[tuple[int, int]]) -> bool:
+    """Whether a shape-found span is a citation key, a cross-reference or a modifier compound."""
+    return (inside(span.start_char, span.end_char, citations) or is_reference(span)
+            or (len(span.text.split()) == 1 and is_modifier_compound(span.text)))
