@@ -113,7 +113,7 @@ def resolve(
         label = choose_label(forms)
         entity_id = f"{entity_type}:{slug(key)}"
         entity_of_key[key] = entity_id
-        others = {f for f in forms if f != label} | {normalise_whitespace(m.text) for m in group}
+        others = set(forms) | {normalise_whitespace(m.name) for m in group if m.name}  # markup-free forms
         entities.append(Entity(entity_id, entity_type, label, tuple(sorted(others - {label}))))
     entities = merge_colliding_ids(entities)
     links = link_papers(by_key, entity_of_key)
