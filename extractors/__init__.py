@@ -4,6 +4,7 @@ from __future__ import annotations
 from spacy.tokens import Doc
 
 from extractors import acronyms, chunks, gazetteer, proposals, shapes  # noqa: F401  (registration on import)
+from extractors.doccache import clear, text as doc_text
 from extractors.relations import relate
 from extractors.combine import combine
 from kg.extract import Candidate, CandidateRelation, DocContext, ExtractFn
@@ -18,8 +19,11 @@ def build_extract(names: tuple[str, ...] = DEFAULT_EXTRACTORS) -> ExtractFn:
     chosen = [(name, lookup(extractors, name)()) for name in names]
 
     def extract(doc: Doc, context: DocContext) -> tuple[list[Candidate], list[CandidateRelation]]:
-        candidates = [c for _, extractor in chosen for c in extractor(doc, context)]
-        mentions = combine(candidates, doc.text, context.abbreviations)
-        return mentions, relate(doc, mentions)
+        try:
+            candidates = [c for _, extractor in chosen for c in extractor(doc, context)]
+            mentions = combine(candidates, doc_text(doc), context.abbreviations)
+            return mentions, relate(doc, mentions)
+        finally:
+            clear(doc)
 
     return extract

@@ -5,6 +5,7 @@ from typing import Callable, Iterator
 
 from spacy.tokens import Doc
 
+from extractors.doccache import text as doc_text
 from extractors.cues import context_type, head_after, shape_type
 from extractors.lexicon import HEAD_TYPES, VAGUE_MODIFIERS
 from kg.extract import Candidate, DocContext
@@ -31,18 +32,26 @@ def trimmed_start(text: str, start: int, end: int) -> int:
     return start
 
 
+def is_modifier(long_form: str) -> bool:
+    """`out-of-distribution (OOD)`, `positive-semidefinite (PSD)`: one lower-case hyphenated word, an adjective."""
+    return " " not in long_form and "-" in long_form and long_form.islower()
+
+
 @extractors.register("acronyms")
 def make_acronyms() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
     """Factory: the acronym-definition extractor."""
 
     def extract(doc: Doc, context: DocContext) -> Iterator[Candidate]:
+        text = doc_text(doc)
         for abbreviation in context.abbreviations:
-            start = trimmed_start(doc.text, abbreviation.long_start, abbreviation.long_end)
+            start = trimmed_start(text, abbreviation.long_start, abbreviation.long_end)
             span = doc.char_span(start, abbreviation.long_end, alignment_mode="expand")
             if span is None or not len(span):
                 continue
-            entity_type = (head_after(doc, span.end) or type_of(doc.text[start:abbreviation.long_end])
+            entity_type = (head_after(doc, span.end) or type_of(text[start:abbreviation.long_end])
                            or shape_type(abbreviation.short) or context_type(doc, span))
+            if entity_type is None and is_modifier(text[start:abbreviation.long_end]):
+                continue
             score = SCORE if entity_type else DEFAULT_SCORE
             for begin, end in ((start, abbreviation.long_end), (abbreviation.short_start, abbreviation.short_end)):
                 yield Candidate(begin, end, entity_type or "method", "used", score, "acronyms")

@@ -76,7 +76,7 @@ def after_name(sub: Span) -> Span | None:
     """The part after a leading name (`ImageNet classification` -> `classification`), if it is a phrase."""
     if len(sub) >= 3 and is_coined(sub[0].text) and not any(is_coined(t.text) for t in sub[1:]):
         rest = sub[1:]
-        while len(rest) and rest[0].text in "-–/" or (len(rest) and rest[0].lower_ in ("style", "based", "like")):
+        while len(rest) and (rest[0].text in "-–/" or rest[0].pos_ == "PART" or rest[0].lower_ in ("style", "based", "like")):
             rest = rest[1:]
         return rest if len(rest) >= 2 else None
     return None

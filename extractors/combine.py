@@ -1,6 +1,7 @@
 """Combine candidates from several extractors into non-overlapping, typed mentions with roles."""
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Iterable
 
@@ -13,6 +14,8 @@ KNOWN_EXTRACTORS = frozenset({"gazetteer"})  # well-known entities: never the pa
 WEAK_EXTRACTORS = frozenset({"chunks"})  # alone, their spans need confirmation
 WEAK_TYPES_KEPT = frozenset({"task"})  # noun chunks are the main source of task names
 SHAPE_EXTRACTORS = frozenset({"shapes"})
+BARE_ACRONYM = re.compile(r"^[A-Z]{2,3}s?$")  # undefined, untyped and said once: rarely an entity (HR, IP)
+CUED_SCORE = 0.6  # shape candidates below this had no typing cue
 PREFIX_TYPES = frozenset({"dataset", "metric", "model"})  # as a leading modifier they name the setting, not the thing
 
 
@@ -65,13 +68,19 @@ def unify_types(chosen: list[Candidate], typed: list[Candidate], keys: list[str]
     return [best[key].type for key in keys]
 
 
-def confirmed(chosen: list[Candidate], keys: list[str], cues: list[Candidate]) -> tuple[list, list]:
-    """Drop weak noun-chunk mentions unless the paper repeats them, proposes them or they are tasks."""
+def confirmed(chosen: list[Candidate], keys: list[str], cues: list[Candidate], text: str = "") -> tuple[list, list]:
+    """Drop weak noun-chunk mentions and bare undefined acronyms unless the paper repeats or proposes them
+    (noun-chunk tasks are kept)."""
     counts: dict[str, int] = defaultdict(int)
     for key in keys:
         counts[key] += 1
-    keep = [(c, k) for c, k in zip(chosen, keys)
-            if c.extractor not in WEAK_EXTRACTORS or c.type in WEAK_TYPES_KEPT or counts[k] > 1 or covered(c, cues)]
+
+    def weak(c: Candidate) -> bool:
+        if c.extractor in WEAK_EXTRACTORS:
+            return c.type not in WEAK_TYPES_KEPT
+        return c.extractor in SHAPE_EXTRACTORS and c.score < CUED_SCORE and bool(BARE_ACRONYM.match(text[c.start:c.end]))
+
+    keep = [(c, k) for c, k in zip(chosen, keys) if not weak(c) or counts[k] > 1 or covered(c, cues)]
     return [c for c, _ in keep], [k for _, k in keep]
 
 
@@ -87,7 +96,7 @@ def combine(candidates: list[Candidate], text: str = "", abbreviations: Iterable
     known = {(c.start, c.end) for c in entities if c.extractor in KNOWN_EXTRACTORS}
     chosen = choose_spans(drop_prefixed(entities, text))
     keys = group_keys(text, chosen, abbreviations)
-    chosen, keys = confirmed(chosen, keys, cues)
+    chosen, keys = confirmed(chosen, keys, cues, text)
     typed = [head_typed(c, entities) for c in chosen]
     types = unify_types(chosen, typed, keys)
     proposed_keys = {k for k, c in zip(keys, chosen) if covered(c, cues) and (c.start, c.end) not in known}

@@ -74,7 +74,9 @@ VAGUE_MODIFIERS = words(
     "three four five six seven eight nine ten additional further various overall significant "
     "substantial considerable important crucial critical fundamental practical theoretical empirical "
     "lightweight scalable flexible generic broad wide rich high low higher lower downstream "
-    "representative competitive leading prominent advanced sophisticated"
+    "representative competitive leading prominent advanced sophisticated realistic varying complete verbose "
+    "precise explicit rapid maximum minimum real future core accurate reliable fast faster direct indirect "
+    "holistic consistent coherent faithful seamless successful meaningful proper careful rigorous thorough"
 )
 PROPOSAL_VERBS = words(
     "propose introduce present develop design build construct create curate release contribute "

@@ -6,6 +6,7 @@ from typing import Callable, Iterator
 from spacy.tokens import Doc, Span, Token
 
 from extractors.cues import context_type
+from extractors.doccache import sentence_of, tokens
 from extractors.lexicon import PROPOSAL_VERBS
 from extractors.shapes import title_spans
 from kg.extract import Candidate, DocContext
@@ -63,7 +64,7 @@ def object_spans(verb: Token) -> Iterator[tuple[int, int]]:
 
 def novelty_appositions(doc: Doc) -> Iterator[tuple[int, int]]:
     """`X, a novel method ...` and `our X`: the name X."""
-    for token in doc:
+    for token in tokens(doc):
         if token.dep_ == "appos" and any(c.lower_ in NOVELTY for c in token.children):
             head = token.head
             yield head.left_edge.i, head.i + 1
@@ -82,7 +83,7 @@ def proposed_names(verbs: list[Token]) -> Iterator[Token]:
 def own_titles(doc: Doc) -> Iterator[tuple[int, int]]:
     """Title-Case names in sentences where the authors present something (`we propose`, `our`)."""
     for span in title_spans(doc):
-        words = span.sent
+        words = doc[slice(*sentence_of(doc, span.start))]
         if any(t.lower_ == "our" for t in words) or (
                 any(t.lower_ == "we" for t in words) and any(t.lemma_.lower() in PROPOSAL_VERBS for t in words)):
             yield span.start, span.end
@@ -90,7 +91,7 @@ def own_titles(doc: Doc) -> Iterator[tuple[int, int]]:
 
 def referred_as(doc: Doc) -> Iterator[tuple[int, int]]:
     """`we refer to X as Y`: the noun phrase Y after `as`."""
-    for token in doc:
+    for token in tokens(doc):
         if token.lemma_.lower() != "refer" or not any(c.lower_ == "we" for c in token.children):
             continue
         after = next((t for t in doc[token.i + 1:token.sent.end] if t.lower_ == "as"), None)
@@ -104,7 +105,7 @@ def referred_as(doc: Doc) -> Iterator[tuple[int, int]]:
 
 def naming(doc: Doc) -> Iterator[tuple[int, int]]:
     """`termed X`, `called X`, `dubbed X`: the X after the naming verb."""
-    for token in doc:
+    for token in tokens(doc):
         if token.lemma_.lower() in NAMING_VERBS and token.tag_ == "VBN" and token.i + 1 < len(doc):
             nxt = doc[token.i + 1]
             yield nxt.i, phrase_end(nxt) if nxt.head.i != token.head.i else nxt.right_edge.i + 1
@@ -134,7 +135,7 @@ def make_proposals() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
             entity_type = context_type(doc, span)
             yield Candidate(span.start_char, span.end_char, entity_type or "method", "proposed",
                             NAME_SCORE if entity_type else EMPHASIS_SCORE, NAME_EXTRACTOR)
-        verbs = [v for v in doc if v.lemma_.lower() in PROPOSAL_VERBS and v.pos_ == "VERB" and authored(v)]
+        verbs = [v for v in tokens(doc) if v.lemma_.lower() in PROPOSAL_VERBS and v.pos_ == "VERB" and authored(v)]
         spans = [s for v in verbs for s in object_spans(v)]
         for name in proposed_names(verbs):
             yield Candidate(name.idx, name.idx + len(name), context_type(doc, doc[name.i:name.i + 1]) or "method",

@@ -7,6 +7,7 @@ from typing import Callable
 
 from spacy.tokens import Doc
 
+from extractors.doccache import sentence_at, text as doc_text
 from kg.extract import Candidate, CandidateRelation, DocContext
 from kg.registry import extractors
 
@@ -28,18 +29,17 @@ def sentence_groups(doc: Doc, candidates: list[Candidate]) -> list[list[Candidat
     """Candidates grouped by the sentence they start in."""
     groups: dict[int, list[Candidate]] = {}
     for candidate in candidates:
-        span = doc.char_span(candidate.start, candidate.end, alignment_mode="expand")
-        if span is not None and len(span):
-            groups.setdefault(span.sent.start, []).append(candidate)
+        if len(doc) and candidate.end > candidate.start:
+            groups.setdefault(sentence_at(doc, candidate.start)[0], []).append(candidate)
     return [groups[k] for k in sorted(groups)]
 
 
-def relation_of(doc: Doc, source: Candidate, target: Candidate) -> str | None:
+def relation_of(text: str, source: Candidate, target: Candidate) -> str | None:
     """The first rule whose types fit and whose cue appears between the two mentions."""
     left, right = sorted((source, target))
     if right.start - left.end > MAX_GAP or right.start < left.end:
         return None
-    between = doc.text[left.end:right.start]
+    between = text[left.end:right.start]
     for sources, targets, relation, cue in RULES:
         if source.type in sources and target.type in targets and cue.search(between):
             return relation
@@ -48,11 +48,11 @@ def relation_of(doc: Doc, source: Candidate, target: Candidate) -> str | None:
 
 def relate(doc: Doc, candidates: list[Candidate]) -> list[CandidateRelation]:
     """Relations between mentions of one sentence (each ordered pair at most once)."""
-    found = []
+    found, text = [], doc_text(doc)
     for group in sentence_groups(doc, candidates):
         for source, target in permutations(group, 2):
-            relation = relation_of(doc, source, target)
-            if relation and doc.text[source.start:source.end] != doc.text[target.start:target.end]:
+            relation = relation_of(text, source, target)
+            if relation and text[source.start:source.end] != text[target.start:target.end]:
                 found.append(CandidateRelation(relation, source, target))
     return sorted(set(found))
 

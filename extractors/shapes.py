@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Callable, Iterator
 
 from spacy.tokens import Doc, Span
 
 from extractors.cues import context_type
+from extractors.doccache import cached, text as doc_text, tokens
 from extractors.filters import citation_ranges, skipped
 from extractors.lexicon import COINED, MODEL_SIZE, VAGUE_MODIFIERS
 from kg.extract import Candidate, DocContext
@@ -29,6 +31,7 @@ SCORE = 0.75
 DEFAULT_SCORE = 0.55  # typed by the default, not by a cue
 
 
+@lru_cache(maxsize=1 << 16)
 def is_coined(word: str) -> bool:
     """A word whose shape marks it as a name: LLM, DeepSeek-R1, Qwen3, IGEV++, Isharah-Selfie, pass@64."""
     if not word or word in NOT_NAMES or word.rstrip("s") in NOT_NAMES or MODEL_SIZE.match(word) or LETTER_INDEX.fullmatch(word):
@@ -45,7 +48,7 @@ def is_coined(word: str) -> bool:
 def word_spans(doc: Doc) -> list[tuple[int, int]]:
     """Whitespace-delimited words as token ranges, surrounding punctuation left out."""
     spans, start = [], 0
-    for token in doc:
+    for token in tokens(doc):
         if token.whitespace_ or token.i == len(doc) - 1:
             first, last = start, token.i + 1
             while first < last and doc[first].text in TRIM:
@@ -81,30 +84,35 @@ def coined_spans(doc: Doc) -> Iterator[Span]:
             yield doc[start:words[index + extra][1]]
 
 
-def title_spans(doc: Doc) -> Iterator[Span]:
-    """Runs of two or more Title-Case or coined tokens, with inner connectors (of, for, with, -)."""
-    i = 0
+def title_spans(doc: Doc) -> list[Span]:
+    """Runs of two or more Title-Case or coined tokens, with inner connectors (of, for, with, -); cached per Doc."""
+    return [doc[a:b] for a, b in cached(doc, "title_spans", title_ranges)]
+
+
+def title_ranges(doc: Doc) -> list[tuple[int, int]]:
+    """Token ranges of the Title-Case runs (see `title_spans`)."""
+    cap, found, i = [is_capital(t) for t in tokens(doc)], [], 0
     while i < len(doc):
         j = i
-        while j < len(doc) and (is_capital(doc[j]) or (j > i and is_connector(doc, j))):
+        while j < len(doc) and (cap[j] or (j > i and is_connector(doc, j, cap))):
             j += 1
         first = i
-        while first < j and (doc[first].lower_ in VAGUE_MODIFIERS or lone_initial(doc, first)):
+        while first < j and (doc[first].lower_ in VAGUE_MODIFIERS or lone_initial(doc, first, cap)):
             first += 1
         while j < len(doc) and not doc[j - 1].whitespace_ and doc[j].text not in TRIM:
             j += 1
-        if sum(is_capital(t) for t in doc[first:j]) >= 2:
-            yield doc[first:j]
+        if sum(cap[first:j]) >= 2:
+            found.append((first, j))
         i = max(j, i + 1)
+    return found
 
 
-def lone_initial(doc: Doc, i: int) -> bool:
+def lone_initial(doc: Doc, i: int, cap: list[bool]) -> bool:
     """A sentence-initial capital not followed by another capital (`Experiments on ImageNet`)."""
     token = doc[i]
-    following = doc[i + 1] if i + 1 < len(doc) else None
     if not token.is_sent_start or is_coined(token.text):
         return False
-    return token.pos_ in FUNCTION_POS or following is None or not is_capital(following)
+    return token.pos_ in FUNCTION_POS or i + 1 >= len(doc) or not cap[i + 1]
 
 
 def is_capital(token) -> bool:
@@ -114,13 +122,13 @@ def is_capital(token) -> bool:
     return is_coined(token.text) or (token.is_title and token.is_alpha)
 
 
-def is_connector(doc: Doc, i: int) -> bool:
+def is_connector(doc: Doc, i: int, cap: list[bool]) -> bool:
     """A hyphen or a lower-case function word between capitalised words."""
     words = doc[i].lower_ in CONNECTORS
     previous = doc[i - 1]
     while i < len(doc) and (doc[i].text == "-" or doc[i].lower_ in CONNECTORS):
         i += 1
-    if i >= len(doc) or not is_capital(doc[i]):
+    if i >= len(doc) or not cap[i]:
         return False
     return not words or (previous.is_title and doc[i].is_title)  # `of`/`for` only between Title words
 
@@ -130,7 +138,7 @@ def make_shapes() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
     """Factory: the coined-name extractor, typed by shape and context (default: method)."""
 
     def extract(doc: Doc, context: DocContext) -> Iterator[Candidate]:
-        citations = citation_ranges(doc.text)
+        citations = citation_ranges(doc_text(doc))
         for span in (*coined_spans(doc), *title_spans(doc)):
             if skipped(doc, span, citations):
                 continue

@@ -1,0 +1,55 @@
+"""The combiner's filters on invented sentences: bare acronyms, modifier acronyms, joined known names."""
+from __future__ import annotations
+
+import pytest
+
+from extractors import build_extract
+from extractors.doccache import sentence_at, text
+from kg.abbreviations import find_abbreviations
+from kg.extract import DocContext
+from kg.text import strip_markup
+
+
+@pytest.fixture(scope="module")
+def extract():
+    return build_extract()
+
+
+def names(nlp, extract, raw: str) -> set[str]:
+    clean = strip_markup(raw)
+    doc = nlp(clean.text)
+    mentions, _ = extract(doc, DocContext("p", clean, tuple(find_abbreviations(clean.text))))
+    return {doc.text[m.start:m.end] for m in mentions}
+
+
+def test_bare_undefined_acronym_said_once_is_dropped(nlp, extract):
+    found = names(nlp, extract, "Many QX users like ZorbNet a lot.")
+    assert "QX" not in found and "ZorbNet" in found
+
+
+def test_repeated_acronym_is_kept(nlp, extract):
+    found = names(nlp, extract, "QX files are hard. Even so, QX files help ZorbNet.")
+    assert "QX" in found
+
+
+def test_modifier_definition_is_not_an_entity(nlp, extract):
+    found = names(nlp, extract, "We flag out-of-sample (OOS) inputs with ZorbNet.")
+    assert not found & {"OOS", "out-of-sample"}
+
+
+def test_known_dataset_and_metric_are_split(nlp, extract):
+    found = names(nlp, extract, "ZorbNet lowers the ImageNet FID of every baseline.")
+    assert {"ImageNet", "FID"} <= found and "ImageNet FID" not in found
+
+
+def test_evaluative_adjective_is_trimmed_from_tasks(nlp, extract):
+    found = names(nlp, extract, "ZorbNet enables realistic crater detection in orbit.")
+    assert "crater detection" in found and "realistic crater detection" not in found
+
+
+def test_doc_cache_is_cleared_after_extraction(nlp, extract):
+    clean = strip_markup("ZorbNet is fast. It helps.")
+    doc = nlp(clean.text)
+    extract(doc, DocContext("p", clean))
+    assert not [k for k in doc.user_data if isinstance(k, tuple) and k[:1] == ("paperkg",)]
+    assert text(doc) == doc.text and sentence_at(doc, doc.text.index("It"))[0] == 4
