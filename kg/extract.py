@@ -1,6 +1,7 @@
 """The extraction interface: candidates on the clean text, mapped back to the abstract."""
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
@@ -66,27 +67,33 @@ def prepare(paper: Paper) -> tuple[str, DocContext]:
     return clean.text, DocContext(paper.id, clean, tuple(find_abbreviations(clean.text)))
 
 
-def to_mention(paper: Paper, doc: Doc, context: DocContext, candidate: Candidate) -> Mention:
+def sentence_bounds(doc: Doc) -> list[tuple[int, int]]:
+    """(start_char, end_char) of each sentence, in order."""
+    return [(sent.start_char, sent.end_char) for sent in doc.sents]
+
+
+def to_mention(paper: Paper, context: DocContext, sentences: list[tuple[int, int]],
+               candidate: Candidate) -> Mention:
     """Map a candidate to a Mention with offsets and sentence in the original abstract."""
     clean = context.clean
     start, end = clean.original_span(candidate.start, candidate.end)
-    span = doc.char_span(candidate.start, candidate.end, alignment_mode="expand")
-    sent = span.sent if span is not None and len(span) else None
-    if sent is not None:
-        sent_start, sent_end = clean.original_span(sent.start_char, sent.end_char)
+    index = bisect_right(sentences, (candidate.start, len(clean.text) + 1)) - 1
+    if index >= 0 and sentences[index][0] < sentences[index][1]:
+        sent_start, sent_end = clean.original_span(*sentences[index])
     else:
         sent_start, sent_end = 0, len(paper.abstract)
     return Mention(
         paper_id=paper.id, start=start, end=end, text=paper.abstract[start:end], type=candidate.type,
         role=candidate.role, sentence_start=sent_start, sentence_end=sent_end,
-        extractor=candidate.extractor, name=doc.text[candidate.start:candidate.end], score=candidate.score,
+        extractor=candidate.extractor, name=clean.text[candidate.start:candidate.end], score=candidate.score,
     )
 
 
 def extract_paper(paper: Paper, doc: Doc, context: DocContext, extract: ExtractFn) -> Extraction:
     """Run the extraction step on one parsed paper and map everything to the abstract."""
     candidates, relations = extract(doc, context)
-    mentions = {c: to_mention(paper, doc, context, c) for c in candidates}
+    sentences = sentence_bounds(doc)
+    mentions = {c: to_mention(paper, context, sentences, c) for c in candidates}
     found = tuple(
         MentionRelation(paper.id, r.relation, mentions[r.source], mentions[r.target])
         for r in relations if r.source in mentions and r.target in mentions
