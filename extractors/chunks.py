@@ -32,15 +32,32 @@ def trim(span: Span) -> Span:
             start = token.i + 1
     while start < end and (doc[start].pos_ in STRIP_POS or doc[start].lower_ in VAGUE_MODIFIERS
                            or doc[start].text in "-–—/"):
-        start += 1
+        start = compound_end(doc, start, end)
     while end > start and (doc[end - 1].is_punct or doc[end - 1].pos_ in ("DET", "ADP", "CCONJ")):
         end -= 1
     return doc[start:end]
 
 
+def compound_end(doc: Doc, i: int, end: int) -> int:
+    """The token after the hyphenated compound starting at word `i` (`high-dimensional`, `fine-grained`): a
+    stripped modifier takes its whole compound with it, never leaving half a word (`dimensional`)."""
+    if not doc[i].is_alpha:  # a number keeps its word: `3-approximation ratio` -> `approximation ratio`
+        return i + 1
+    i += 1
+    while i + 1 < end and not doc[i - 1].whitespace_ and doc[i].text in "-–" and not doc[i].whitespace_:
+        i += 2
+    return i
+
+
 def named(span: Span) -> bool:
     """Whether some word of the span is capitalised mid-sentence or coined."""
     return any(is_coined(t.text) or (t.is_title and not t.is_sent_start) for t in span)
+
+
+def title_name(span: Span) -> bool:
+    """Every word capitalised or coined (`Quill Folding`, `Rim-Aware Pooling`): a name, whose generic method head
+    (`mechanism`, `module`) only says what kind of thing it names."""
+    return all(t.text in "-–" or is_coined(t.text) or t.is_title for t in span)
 
 
 def head_type(span: Span) -> str | None:
@@ -56,7 +73,8 @@ def typed_span(span: Span) -> tuple[Span, str] | None:
         if entity_type is None or not all(singular(t.lower_) in TAIL_WORDS for t in span[end:]):
             continue
         head = singular(sub[-1].lower_)
-        if head in DROPPED_HEADS or (head in GENERIC_HEADS and len(sub) == 2 and named(sub[:1])):
+        if head in DROPPED_HEADS or (head in GENERIC_HEADS and named(sub[:1]) and (
+                len(sub) == 2 or (entity_type == "method" and title_name(sub[:-1])))):
             sub = sub[:-1]
         if acceptable(sub, head, entity_type):
             return sub, entity_type

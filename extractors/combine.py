@@ -101,5 +101,15 @@ def combine(candidates: list[Candidate], text: str = "", abbreviations: Iterable
     types = unify_types(chosen, typed, keys)
     proposed_keys = {k for k, c in zip(keys, chosen) if covered(c, cues) and (c.start, c.end) not in known}
     result = [Candidate(c.start, c.end, t, "proposed" if k in proposed_keys else "used", c.score, c.extractor)
-              for c, t, k in zip(chosen, types, keys)]
+              for c, t, k in zip(chosen, types, keys) if not bare_head(text[c.start:c.end], k, t, keys, types)]
     return sorted(result)
+
+
+def bare_head(surface: str, key: str, entity_type: str, keys: list[str], types: list[str]) -> bool:
+    """A one-word, lower-case concept that the paper also names more specifically with the same type
+    (`watermarking` next to `text watermarking`, `fine-tuning` next to `supervised fine-tuning`): the short form
+    refers back to the specific one, so it is not a concept of its own."""
+    if not surface.islower() or any(c.isspace() or c.isdigit() for c in surface):
+        return False
+    suffix = " " + key
+    return any(k.endswith(suffix) and t == entity_type for k, t in zip(keys, types) if k != key)

@@ -51,7 +51,15 @@ def is_modifier_compound(word: str) -> bool:
     return first_plain and (len(parts) == 2 or "to" in parts[1:-1]) and any(c.isupper() for c in word)
 
 
+COMBINATION = re.compile(r"[A-Za-z0-9]\+[A-Za-z]")  # `PC-ERM+HPM`, `GPT-4+RAG`; not `IGEV++` or `C++`
+
+
+def is_combination(word: str) -> bool:
+    """Two names joined by `+`: a combination of known parts, not a name of its own."""
+    return bool(COMBINATION.search(word))
+
+
 def skipped(doc: Doc, span: Span, citations: list[tuple[int, int]]) -> bool:
-    """Whether a shape-found span is a citation key, a cross-reference or a modifier compound."""
+    """Whether a shape-found span is a citation key, a cross-reference, a modifier compound or a combination."""
     return (inside(span.start_char, span.end_char, citations) or is_reference(span)
-            or (len(span.text.split()) == 1 and is_modifier_compound(span.text)))
+            or (len(span.text.split()) == 1 and (is_modifier_compound(span.text) or is_combination(span.text))))

@@ -19,6 +19,10 @@ OBJECT_DEPS = frozenset("dobj nsubjpass attr oprd appos conj pobj".split())
 STOP_DEPS = frozenset("prep relcl acl advcl punct cc".split())
 PASSIVE_VERBS = frozenset("propose introduce present release".split())
 SELF = frozenset("we our".split())
+# Verbs that list the parts of a proposed thing: `X comprises A and B`, `a module featuring A`.
+COMPOSITION_VERBS = frozenset("comprise consist include incorporate integrate contain compose feature equip".split())
+COMPOSITION_PREPS = frozenset("of with".split())
+OWN_MARKERS = frozenset("our proposed".split())
 EXTRACTOR = "proposals"
 NAME_EXTRACTOR = "proposals.name"  # an entity, not a cue
 NAME_SCORE = 0.6
@@ -48,8 +52,16 @@ def phrase_end(token: Token) -> int:
 
 
 def object_spans(verb: Token) -> Iterator[tuple[int, int]]:
-    """Token ranges of the verb's objects, their appositions and conjuncts, and a named-as complement."""
+    """Token ranges of the verb's objects, their appositions and conjuncts, a named-as complement, and the
+    parts listed by a composition clause on them (`we design X, featuring A and B`, `X, which comprises A`)."""
     stack = [c for c in verb.children if c.dep_ in ("dobj", "nsubjpass", "oprd", "attr")]
+    stack.extend(p for c in verb.children if c.dep_ == "advcl" and composes(c) for p in parts(c))
+    return phrase_spans(stack)
+
+
+def phrase_spans(stack: list[Token]) -> Iterator[tuple[int, int]]:
+    """Token ranges of the noun phrases headed by the stacked tokens, following appositions, conjuncts, named-as
+    complements and composition clauses; a phrase followed by a colon runs to the end of its sentence."""
     seen = set()
     while stack:
         token = stack.pop()
@@ -60,6 +72,37 @@ def object_spans(verb: Token) -> Iterator[tuple[int, int]]:
         yield token.left_edge.i, token.sent.end if end < len(token.doc) and token.doc[end].text == ":" else end
         stack.extend(c for c in token.children if c.dep_ in ("appos", "conj", "oprd"))
         stack.extend(c for c in token.subtree if c.dep_ == "appos" and c.head.lemma_.lower() in NAMING_VERBS)
+        stack.extend(p for c in token.children if c.dep_ in ("acl", "relcl") and composes(c) for p in parts(c))
+
+
+def composes(verb: Token) -> bool:
+    """A composition verb (`comprises`, `consisting of`, `featuring`)."""
+    return verb.lemma_.lower() in COMPOSITION_VERBS
+
+
+def parts(verb: Token) -> list[Token]:
+    """The listed parts of a composition verb: its object or the object of `of`/`with`, and their conjuncts
+    (a clause on a verb conjoins the next part to the verb: `featuring A for ... and B`)."""
+    found = [c for c in verb.children if c.dep_ == "dobj"]
+    found += [g for c in verb.children if c.dep_ == "prep" and c.lower_ in COMPOSITION_PREPS
+              for g in c.children if g.dep_ == "pobj"]
+    found += [c for c in verb.children if c.dep_ == "conj" and c.pos_ in ("NOUN", "PROPN")]
+    return found
+
+
+def own_subject(subject: Token, names: frozenset[str]) -> bool:
+    """A subject that is the paper's own proposal: a proposed name, `our X`, `the proposed X`."""
+    return subject.text in names or any(c.lower_ in OWN_MARKERS for c in subject.children)
+
+
+def composition_spans(doc: Doc, names: frozenset[str]) -> Iterator[tuple[int, int]]:
+    """`X comprises A and B`, `X consists of two modules: A and B`, `X is composed of A`, where X is the
+    paper's own proposal: the parts."""
+    for verb in tokens(doc):
+        if verb.pos_ not in ("VERB", "AUX") or not composes(verb) or verb.dep_ in ("acl", "relcl", "advcl"):
+            continue
+        if any(c.dep_ in ("nsubj", "nsubjpass") and own_subject(c, names) for c in verb.children):
+            yield from phrase_spans(parts(verb))
 
 
 def novelty_appositions(doc: Doc) -> Iterator[tuple[int, int]]:
@@ -140,8 +183,9 @@ def make_proposals() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
         for name in proposed_names(verbs):
             yield Candidate(name.idx, name.idx + len(name), context_type(doc, doc[name.i:name.i + 1]) or "method",
                             "proposed", NAME_SCORE, NAME_EXTRACTOR)
-        for start, end in (*spans, *novelty_appositions(doc), *naming(doc), *own_titles(doc),
-                           *referred_as(doc)):
+        spans += [*novelty_appositions(doc), *naming(doc), *own_titles(doc), *referred_as(doc)]
+        names = frozenset(t.text for start, end in spans for t in doc[start:end] if t.pos_ == "PROPN")
+        for start, end in (*spans, *composition_spans(doc, names)):
             if start < end:
                 yield Candidate(doc[start].idx, doc[end - 1].idx + len(doc[end - 1]), "method", "proposed", 0.0,
                                 EXTRACTOR)

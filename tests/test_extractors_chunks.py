@@ -36,3 +36,17 @@ def test_vague_phrases_are_not_entities(nlp, text):
 def test_trailing_generic_head_is_cut(nlp):
     found = spans(nlp, "Many speech recognition systems fail on accents.")
     assert found.get("speech recognition") == "task"
+
+
+@pytest.mark.parametrize("text, kept, never", [
+    ("Classical tests degrade with high-dimensional kernel estimation of densities.", "kernel estimation",
+     "dimensional kernel estimation"),
+    ("The tool offers fine-grained pulse control for operators.", "pulse control", "grained pulse control"),
+])
+def test_stripped_modifier_takes_its_whole_compound(nlp, text, kept, never):
+    found = spans(nlp, text)
+    assert never not in found and kept in found
+
+
+def test_stripped_number_keeps_its_hyphenated_word(nlp):
+    assert spans(nlp, "The sampler keeps a 3-approximation ratio on graphs.").get("approximation ratio") == "metric"

@@ -53,3 +53,18 @@ def test_doc_cache_is_cleared_after_extraction(nlp, extract):
     extract(doc, DocContext("p", clean))
     assert not [k for k in doc.user_data if isinstance(k, tuple) and k[:1] == ("paperkg",)]
     assert text(doc) == doc.text and sentence_at(doc, doc.text.index("It"))[0] == 4
+
+
+@pytest.mark.parametrize("raw, specific, bare", [
+    ("We study audio watermarking and show that watermarking harms pitch tracking.", "audio watermarking",
+     "watermarking"),
+    ("We compare supervised fine-tuning with plain fine-tuning on speech recognition.", "supervised fine-tuning",
+     "fine-tuning"),
+])
+def test_bare_head_of_a_specific_concept_is_dropped(nlp, extract, raw, specific, bare):
+    found = names(nlp, extract, raw)
+    assert specific in found and bare not in found
+
+
+def test_bare_head_without_specific_form_is_kept(nlp, extract):
+    assert "fine-tuning" in names(nlp, extract, "We apply fine-tuning to ZorbNet on speech recognition.")

@@ -29,6 +29,10 @@ def roles(nlp, extract, text: str) -> dict[str, str]:
     ("We propose two metrics: Crater Overlap Score and Rim Distance Error.", "Rim Distance Error"),
     ("We release **Marsh-bench** with 300 tasks.", "Marsh-bench"),
     ("We refer to these directions as folded probe vectors.", "folded probe vectors"),
+    ("We propose Zorbo, a crater mapper. Zorbo incorporates two components: (1) a Quill Folding mechanism "
+     "that removes noise, and (2) a Lantern Routing strategy that spreads experts.", "Lantern Routing"),
+    ("We present Zorbo. Zorbo consists of a Quill Folding module and a Lantern Routing head.", "Quill Folding"),
+    ("Our model comprises a Quill Folding encoder and a rim decoder.", "Quill Folding encoder"),
 ])
 def test_proposed(nlp, extract, text, name):
     assert roles(nlp, extract, text).get(name) == "proposed"
@@ -40,6 +44,7 @@ def test_proposed(nlp, extract, text, name):
     ("We propose a new loss and compare it with BERT.", "BERT"),
     ("Across baselines, including Tangle Drift and Glim-Max, we find that errors grow.", "Glim-Max"),
     ("Results are reported for remote sensing models (denoted as RS Nets) below.", "RS Nets"),
+    ("We propose Zorbo for crater mapping. The FlurbNet model comprises a Quill Folding module.", "Quill Folding"),
 ])
 def test_used(nlp, extract, text, name):
     assert roles(nlp, extract, text).get(name) == "used"

@@ -56,6 +56,7 @@ def test_empty_or_punctuation_is_not_a_name(word):
     ("An RL-only schedule is unstable.", "RL-only"),
     ("Errors are non-Gaussian in practice.", "non-Gaussian"),
     ("We map speech-to-LLM tokens directly.", "speech-to-LLM"),
+    ("The ZorbNet+QuillGAN pipeline wins.", "ZorbNet+QuillGAN"),
 ])
 def test_not_names(nlp, text, word):
     assert word not in names(nlp, text)
