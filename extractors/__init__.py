@@ -11,7 +11,7 @@ from kg.extract import Candidate, CandidateRelation, DocContext, ExtractFn
 from kg.registry import extractors, lookup
 
 DEFAULT_EXTRACTORS = ("gazetteer", "acronyms", "shapes", "chunks", "proposals")
-VERSION = "0.6.0"  # bump when extraction output changes (part of cache keys)
+VERSION = "0.6.1"  # bump when extraction output changes (part of cache keys)
 
 
 def build_extract(names: tuple[str, ...] = DEFAULT_EXTRACTORS) -> ExtractFn:

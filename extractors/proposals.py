@@ -5,10 +5,10 @@ from typing import Callable, Iterator
 
 from spacy.tokens import Doc, Span, Token
 
-from extractors.cues import context_type
+from extractors.cues import context_type, shape_type
 from extractors.doccache import sentence_of, tokens
 from extractors.lexicon import PROPOSAL_VERBS
-from extractors.shapes import title_spans
+from extractors.shapes import is_capital, title_spans
 from kg.extract import Candidate, DocContext
 from kg.registry import extractors
 
@@ -123,12 +123,17 @@ def proposed_names(verbs: list[Token]) -> Iterator[Token]:
                 yield child
 
 
+def presenting(doc: Doc, token: int) -> bool:
+    """Whether the token's sentence is one where the authors present something (`we propose`, `our`)."""
+    words = doc[slice(*sentence_of(doc, token))]
+    return any(t.lower_ == "our" for t in words) or (
+        any(t.lower_ == "we" for t in words) and any(t.lemma_.lower() in PROPOSAL_VERBS for t in words))
+
+
 def own_titles(doc: Doc) -> Iterator[tuple[int, int]]:
     """Title-Case names in sentences where the authors present something (`we propose`, `our`)."""
     for span in title_spans(doc):
-        words = doc[slice(*sentence_of(doc, span.start))]
-        if any(t.lower_ == "our" for t in words) or (
-                any(t.lower_ == "we" for t in words) and any(t.lemma_.lower() in PROPOSAL_VERBS for t in words)):
+        if presenting(doc, span.start):
             yield span.start, span.end
 
 
@@ -156,13 +161,16 @@ def naming(doc: Doc) -> Iterator[tuple[int, int]]:
 
 
 def emphasised_names(doc: Doc, emphasis: tuple[tuple[int, int], ...]) -> Iterator[Span]:
-    """Bold or italic spans that are whole noun phrases of at most MAX_EMPHASIS words: a name the paper coins."""
+    """Bold or italic spans that are whole noun phrases of at most MAX_EMPHASIS words, capitalised, ending in a
+    typing head or said where the authors present their work: a name the paper coins."""
     for start, end in emphasis:
         span = doc.char_span(start, end)
         if span is None or not 0 < len(span) <= MAX_EMPHASIS or span[-1].pos_ not in ("NOUN", "PROPN"):
             continue
-        if not any((t.is_punct and t.text not in "-–") or t.pos_ in CLAUSE_POS for t in span):
-            yield span
+        if any((t.is_punct and t.text not in "-–") or t.pos_ in CLAUSE_POS for t in span):
+            continue
+        if any(is_capital(t) for t in span) or (len(span) > 1 and shape_type(span.text)) or presenting(doc, span.start):
+            yield span  # lower-case emphasis elsewhere is mere stress (`studies the \emph{hierarchy}`)
 
 
 @extractors.register("proposals")

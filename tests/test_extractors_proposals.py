@@ -53,3 +53,16 @@ def test_used(nlp, extract, text, name):
 def test_emphasised_clause_is_not_a_name(nlp, extract):
     found = roles(nlp, extract, "Steering **consistently flips the observed behavior** in every model.")
     assert "consistently flips the observed behavior" not in found
+
+
+@pytest.mark.parametrize("text, word", [
+    ("This paper further studies the representation \\emph{hierarchy} of melodies.", "hierarchy"),
+    ("The error decreases with a \\emph{polynomial time} budget of queries.", "polynomial time"),
+])
+def test_lower_case_stress_is_not_a_name(nlp, extract, text, word):
+    assert word not in roles(nlp, extract, text)
+
+
+def test_lower_case_emphasis_where_authors_present_is_a_name(nlp, extract):
+    found = roles(nlp, extract, "We call this effect *crater drift* and measure it on ZorbNet.")
+    assert found.get("crater drift") == "proposed"
