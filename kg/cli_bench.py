@@ -142,6 +142,9 @@ def ratios(merged: dict[str, Measurement], jobs: int) -> list[str]:
         lines.append(f"full build / bare parse: {cold / parse:.2f}x (target <= 1.25x)")
     if cold and parallel:
         lines.append(f"speed-up 1 -> {jobs} jobs: {cold / parallel:.2f}x (target >= 1.8x on 2 cores)")
+        serial, fanned = merged["build cold, 1 job"].stages, merged[f"build cold, {jobs} jobs"].stages
+        if serial.get("extract") and fanned.get("extract"):
+            lines.append(f"  extract stage alone: {serial['extract'] / fanned['extract']:.2f}x")
     if cold and warm:
         lines.append(f"warm / cold: {warm / cold:.1%}")
     if cold and more:

@@ -21,7 +21,11 @@ def dask_client(options: EngineOptions) -> Iterator["distributed.Client"]:  # no
         raise RuntimeError("the dask engine needs `pip install 'paperkg[dask]'`") from error
     if options.scheduler:
         log.info("connecting to the Dask scheduler at %s", options.scheduler)
-        with Client(options.scheduler) as client:
+        try:
+            client = Client(options.scheduler)
+        except OSError as error:
+            raise OSError(None, f"cannot reach the Dask scheduler ({error})", options.scheduler) from error
+        with client:
             yield client
         return
     with LocalCluster(n_workers=max(options.jobs, 1), threads_per_worker=1, processes=True,
