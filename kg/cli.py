@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 
 from kg.cli_bench import bench_command
+from kg.cli_check import check_command
 from kg.cli_eval import eval_command
 from kg.cli_query import query_command
 from kg.graph import DEFAULT_BASE_IRI
@@ -73,3 +74,4 @@ def build(
 app.command("eval")(eval_command)
 app.command("bench")(bench_command)
 app.command("query")(query_command)
+app.command("check")(check_command)

@@ -9,6 +9,7 @@ import rdflib
 from rdflib import Literal, URIRef
 from rdflib.namespace import DCTERMS, PROV, RDF, SKOS
 
+from kg.check import shacl_violations
 from kg.exporters.rdf import MLKG, NIF, to_rdflib, write_turtle
 from kg.graph import to_networkx
 from kg.types import Entity, Link, Paper
@@ -25,14 +26,7 @@ XSD_NONNEG = URIRef("http://www.w3.org/2001/XMLSchema#nonNegativeInteger")
 
 def validate(data: rdflib.Graph) -> tuple[bool, set[tuple[str, str]]]:
     """Conformance (warnings allowed) and the (component, path) of each violation."""
-    conforms, report, _ = pyshacl.validate(data, shacl_graph=SHAPES, allow_warnings=True)
-    results = set()
-    for result in report.subjects(RDF.type, SH.ValidationResult):
-        if report.value(result, SH.resultSeverity) == SH.Violation:
-            path = report.value(result, SH.resultPath)
-            results.add((str(report.value(result, SH.sourceConstraintComponent)).split("#")[1],
-                         str(path).rsplit("/", 1)[-1].split("#")[-1] if path else ""))
-    return conforms, results
+    return shacl_violations(data, SHAPES)
 
 
 def statement_of(data: rdflib.Graph, predicate: URIRef, target: URIRef) -> URIRef:
