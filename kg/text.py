@@ -23,6 +23,7 @@ SYMBOLS = {
 TOKEN = re.compile(
     r"\\(?P<cmd>[A-Za-z]+)\*?(?:\s*(?P<brace>\{))?"  # \command, optional opening brace
     r"|\\(?P<esc>[%&_#$ {}\\,;!])"  # escaped character
+    r"|(?P<linebreak>(?<=[a-z])- (?=[a-z])(?!(?:and|or|nor|to|as|vs|versus)\b))"  # "net- work"
     r"|(?P<dash>---?)"
     r"|(?P<stars>\*\*?|__)"
     r"|(?P<under>(?<![\w])_(?=\w)|(?<=\w)_(?![\w]))"
@@ -102,6 +103,8 @@ def strip_markup(raw: str) -> CleanText:
         elif kind == "esc":
             ch = match.group("esc")
             emit(" " if ch in " \\,;!" else ch, start, end)
+        elif kind == "linebreak":
+            pass  # a word split by a line-break hyphen is joined again
         elif kind == "dash":
             emit("—" if len(match.group("dash")) == 3 else "–", start, end)
         elif kind in ("stars", "under") and in_math:

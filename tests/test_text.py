@@ -17,6 +17,8 @@ from kg.text import normalise_whitespace, remove_control_characters, strip_marku
         (r"error $O(\sqrt{n})$ bound", "error O(√n) bound"),
         ("snake_case_name stays", "snake_case_name stays"),
         ("pages 3--5", "pages 3–5"),
+        ("convolutional neural net- works", "convolutional neural networks"),
+        ("pre- and post-training, first- or second-order", "pre- and post-training, first- or second-order"),
     ],
 )
 def test_strip_markup(raw: str, clean: str) -> None:
