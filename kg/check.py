@@ -62,12 +62,15 @@ def shacl_violations(data, shapes=None) -> tuple[bool, set[tuple[str, str]]]:
     import rdflib
 
     shapes = shapes if shapes is not None else rdflib.Graph().parse(ontology_file("shapes.ttl"))
-    conforms, report, _ = pyshacl.validate(data, shacl_graph=shapes, allow_warnings=True)
+    # advanced: the shapes use SPARQL targets for their whole-graph checks
+    conforms, report, _ = pyshacl.validate(data, shacl_graph=shapes, allow_warnings=True, advanced=True)
     sh = rdflib.Namespace(SH)
     results = set()
     for result in report.subjects(rdflib.RDF.type, sh.ValidationResult):
         if report.value(result, sh.resultSeverity) == sh.Violation:
             path = report.value(result, sh.resultPath)
+            if path is None and isinstance(report.value(result, sh.sourceShape), rdflib.URIRef):
+                path = report.value(result, sh.sourceShape)  # a whole-graph check names its shape
             results.add((str(report.value(result, sh.sourceConstraintComponent)).split("#")[1],
                          str(path).rsplit("/", 1)[-1].split("#")[-1] if path else ""))
     return conforms, results
