@@ -37,8 +37,12 @@ def memo(G: nx.Graph, key: tuple, compute: Callable[[], T]) -> T:
 
 
 def undirected(G: nx.Graph) -> nx.Graph:
-    """The undirected view of a graph (the graph itself when already undirected)."""
-    return G.to_undirected(as_view=True) if G.is_directed() else G
+    """An undirected copy of a graph (the graph itself when already undirected).
+
+    Not `to_undirected(as_view=True)`: that view iterates neighbours as a set union, in an order
+    that changes between runs with the string hash seed.
+    """
+    return memo(G, ("undirected",), G.to_undirected) if G.is_directed() else G
 
 
 def degrees(G: nx.Graph) -> dict[Node, int]:
@@ -82,7 +86,11 @@ def _louvain(G: nx.Graph, seed: int) -> dict[Node, int]:
     U = undirected(G)
     if U.number_of_nodes() == 0:
         return {}
-    groups = nx.community.louvain_communities(U, weight="weight", seed=seed)
+    # Louvain iterates sets of nodes; string hashes differ between runs, integer hashes do not.
+    labels = list(U)
+    numbered = nx.convert_node_labels_to_integers(U, ordering="default")
+    groups = [{labels[i] for i in group}
+              for group in nx.community.louvain_communities(numbered, weight="weight", seed=seed)]
     ordered = sorted(groups, key=lambda group: (-len(group), min(str(n) for n in group)))
     return {node: number for number, group in enumerate(ordered) for node in group}
 
@@ -142,10 +150,20 @@ def clustered(U: nx.Graph, seed: int, community: Mapping[Node, int]) -> dict[Nod
 def local_layout(U: nx.Graph, nodes: list[Node], seed: int) -> dict[Node, tuple[float, float]]:
     """Positions of one community around (0, 0): spring when small, hubs-first spiral when large."""
     if len(nodes) <= SPRING_LIMIT:
-        return spring(U.subgraph(nodes), seed, iterations=35)
+        return spring(ordered_subgraph(U, nodes), seed, iterations=35)
     order = sorted(nodes, key=lambda node: (-len(U[node]), str(node)))
     points = spiral(len(order)) * SPACING
     return {node: (float(x), float(y)) for node, (x, y) in zip(order, points)}
+
+
+def ordered_subgraph(U: nx.Graph, nodes: list[Node]) -> nx.Graph:
+    """The subgraph on `nodes`, iterating in their given order (a networkx subgraph view may
+    iterate its node set in hash order, which differs between runs)."""
+    keep = set(nodes)
+    sub = nx.Graph()
+    sub.add_nodes_from(nodes)
+    sub.add_edges_from((u, v) for u in nodes for v in U[u] if v in keep)
+    return sub
 
 
 def node_metrics(G: nx.Graph, seed: int = 42) -> dict[Node, dict[str, float | int]]:
