@@ -3,11 +3,26 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import os
+
 import pytest
 
 from kg.nlp import load_nlp
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_cache_dir(tmp_path_factory) -> Path:
+    """Builds made by tests cache extractions in a temporary directory, not the user's cache."""
+    directory = tmp_path_factory.mktemp("paperkg-cache")
+    previous = os.environ.get("PAPERKG_CACHE_DIR")
+    os.environ["PAPERKG_CACHE_DIR"] = str(directory)
+    yield directory
+    if previous is None:
+        os.environ.pop("PAPERKG_CACHE_DIR", None)
+    else:
+        os.environ["PAPERKG_CACHE_DIR"] = previous
 
 
 @pytest.fixture(scope="session")
