@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from kg.engines import EngineOptions, ExtractSpec, WorkerSpec, as_spec, model_fingerprint
-from kg.extract import ExtractFn
+from kg.extract import ExtractFn, too_long
 from kg.forked import can_fork, run_forked
 from kg.nlp import BLANK, load_nlp
 from kg.pipeline import BuildStats, Progress as ProgressFn, assemble, extract_all
@@ -110,6 +110,7 @@ def execute_build(paths: list[Path], out_dir: Path, writers: list[tuple[str, Cal
     with stage(stages, "read"):
         corpus = read_corpus(paths)
     nlp_warning = model_warning(model)
+    corpus.warnings.extend(filter(None, map(too_long, corpus.papers)))
     for warning in corpus.warnings + ([nlp_warning] if nlp_warning else []):
         if warn:
             warn(warning)

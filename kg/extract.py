@@ -8,7 +8,7 @@ from typing import Callable, Iterable, Protocol
 from spacy.tokens import Doc
 
 from kg.abbreviations import Abbreviation, find_abbreviations
-from kg.text import CleanText, strip_markup
+from kg.text import CleanText, strip_markup, truncate
 from kg.types import EntityType, Mention, MentionRelation, Paper, RelationType, Role
 
 
@@ -61,9 +61,21 @@ class Extractor(Protocol):
 ExtractFn = Callable[[Doc, DocContext], tuple[list[Candidate], list[CandidateRelation]]]
 
 
+MAX_PARSE_CHARS = 100_000  # about 30 pages; real abstracts are under 5,000 characters
+
+
+def too_long(paper: Paper) -> str | None:
+    """A warning when only the start of a paper's text will be analysed, else None."""
+    if len(paper.abstract) <= MAX_PARSE_CHARS or len(strip_markup(paper.abstract).text) <= MAX_PARSE_CHARS:
+        return None
+    where = ", ".join(str(s) for s in paper.sources) or paper.id
+    return (f"{where}: abstract of {len(paper.abstract):,} characters; entities are extracted from its "
+            f"first {MAX_PARSE_CHARS:,} only (the whole text is kept in the outputs)")
+
+
 def prepare(paper: Paper) -> tuple[str, DocContext]:
-    """The text to parse and the context extractors read, for one paper."""
-    clean = strip_markup(paper.abstract)
+    """The text to parse and the context extractors read, for one paper (at most MAX_PARSE_CHARS)."""
+    clean = truncate(strip_markup(paper.abstract), MAX_PARSE_CHARS)
     return clean.text, DocContext(paper.id, clean, tuple(find_abbreviations(clean.text)))
 
 

@@ -54,6 +54,15 @@ class CleanText:
         return self.spans[-1][1] if self.spans else 0
 
 
+def truncate(clean: CleanText, limit: int) -> CleanText:
+    """The first `limit` characters (cut after the last sentence end or space before it)."""
+    if len(clean.text) <= limit:
+        return clean
+    sentence_end = clean.text.rfind(". ", 0, limit) + 1
+    cut = sentence_end if sentence_end > limit // 2 else max(clean.text.rfind(" ", 0, limit), 1)
+    return CleanText(clean.text[:cut], clean.spans[:cut], tuple(e for e in clean.emphasis if e[1] <= cut))
+
+
 def remove_control_characters(text: str) -> str:
     """Drop control characters other than tab and newlines, and XML-invalid code points."""
     return XML_INVALID.sub("", text)

@@ -59,3 +59,15 @@ def test_file_with_bad_records_still_builds_its_good_papers(tmp_path: Path) -> N
     graph = nx.read_graphml(tmp_path / "o" / "graph.graphml")
     papers = {n for n, kind in graph.nodes(data="kind") if kind == "paper"}
     assert len(papers) == 2
+
+
+def test_very_long_abstract_is_built_with_a_warning(tmp_path: Path) -> None:
+    long_text = "We evaluate FooNet on ImageNet with top-1 accuracy. " * 2200  # > 100,000 characters
+    source = tmp_path / "long.jsonl"
+    source.write_text(json.dumps({"id": "long", "abstract": long_text}) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["build", str(source), "--out", str(tmp_path / "o"), "--format", "graphml",
+                                 "--quiet", "--no-cache"])
+    assert result.exit_code == 0, result.output
+    assert f"long.jsonl#1: abstract of {len(long_text.strip()):,} characters" in result.output
+    graph = nx.read_graphml(tmp_path / "o" / "graph.graphml")
+    assert graph.nodes["paper:long"]["abstract"] == long_text.strip()

@@ -53,3 +53,15 @@ def test_control_characters_removed_but_newlines_kept() -> None:
 
 def test_normalise_whitespace() -> None:
     assert normalise_whitespace("  a \n\t b  ") == "a b"
+
+
+def test_truncate_cuts_at_a_sentence_end_and_keeps_the_offset_map() -> None:
+    from kg.text import truncate
+
+    clean = strip_markup(r"First \textbf{one}. Second sentence here. Third.")
+    short = truncate(clean, 35)
+    assert short.text == "First one. Second sentence here."
+    assert truncate(clean, 14).text == "First one."
+    assert truncate(strip_markup("no sentence ends in this text"), 12).text == "no sentence"
+    assert short.spans == clean.spans[: len(short.text)] and short.emphasis == clean.emphasis
+    assert truncate(clean, 1000) is clean
