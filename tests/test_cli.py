@@ -34,3 +34,11 @@ def test_unknown_format_names_the_valid_choices(listing: Path, tmp_path: Path) -
 def test_no_arguments_shows_help() -> None:
     result = runner.invoke(app, [])
     assert result.exit_code == 2 and "build" in result.output
+
+
+def test_a_missing_model_still_builds_and_says_what_is_lost(listing: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["build", str(listing), "--out", str(tmp_path), "--format", "graphml",
+                                 "--model", "no_such_spacy_model", "--quiet", "--no-cache"])
+    assert result.exit_code == 0, result.output
+    assert "'no_such_spacy_model' is not installed" in result.output and "no tagger or parser" in result.output
+    assert "papers: 3 built" in result.output and (tmp_path / "graph.graphml").exists()
