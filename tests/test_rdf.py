@@ -7,6 +7,9 @@ import re
 import shutil
 import subprocess
 import sys
+import tracemalloc
+from dataclasses import replace
+from itertools import groupby
 from pathlib import Path
 
 import networkx as nx
@@ -17,7 +20,7 @@ from rdflib import BNode, Literal, URIRef
 from rdflib.compare import isomorphic
 from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SKOS
 
-from kg.exporters.rdf import ITSRDF, MLKG, NIF, SCHEMA, to_rdflib, write_jsonld, write_ntriples, write_turtle
+from kg.exporters.rdf import ITSRDF, MLKG, NIF, SCHEMA, Iris, to_rdflib, write_jsonld, write_ntriples, write_turtle
 from kg.graph import to_networkx
 from kg.registry import exporters, lookup
 from kg.types import Entity, Link, Mention, MentionRelation, Paper, Relation, Source
@@ -175,9 +178,112 @@ def test_output_does_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
         assert (tmp_path / "1" / f"graph.{suffix}").read_bytes() == (tmp_path / "2" / f"graph.{suffix}").read_bytes()
 
 
-def test_ntriples_lines_are_sorted_and_unique(exported) -> None:
+def node_iris(graph: nx.DiGraph) -> list[str]:
+    """The IRI of every paper and entity node, in node order."""
+    iris = Iris(graph.graph["base_iri"])
+    return [iris.node(graph, node) for node in graph]
+
+
+def test_ntriples_lines_are_unique_and_grouped_by_subject_in_node_order(exported) -> None:
     lines = exported["nt"].read_text(encoding="utf-8").splitlines()
-    assert lines == sorted(set(lines))
+    assert len(lines) == len(set(lines))
+    subjects = [subject for subject, _ in groupby(line.split(" ", 1)[0][1:-1] for line in lines)]
+    assert len(subjects) == len(set(subjects))
+    assert [s for s in subjects if s in set(node_iris(make_graph()))] == node_iris(make_graph())
+
+
+def test_turtle_has_one_statement_per_subject_in_the_ntriples_order(exported) -> None:
+    turtle = re.findall(r"^<([^>]+)>$", exported["ttl"].read_text(encoding="utf-8"), re.MULTILINE)
+    ntriples = [s for s, _ in groupby(line.split(" ", 1)[0][1:-1] for line in exported["nt"].read_text().splitlines())]
+    assert turtle == ntriples
+
+
+def test_sentences_stating_relations_are_written_once_with_their_paper_or_at_the_end(tmp_path: Path) -> None:
+    abstract = "We propose FooNet. FooNet is evaluated on ImageNet."
+    paper = Paper("p1", abstract)
+    foo, imagenet = (mention_in(paper, name, kind, role, 1 if name == "FooNet" else 0)
+                     for name, kind, role in (("FooNet", "model", "proposed"), ("ImageNet", "dataset", "used")))
+    unsentenced = [replace(m, sentence_start=0, sentence_end=0) for m in (foo, imagenet)]
+    entities = [Entity("model:foonet", "model", "FooNet"), Entity("dataset:imagenet", "dataset", "ImageNet")]
+    links = [Link("p1", "model:foonet", "proposed", (unsentenced[0],)),
+             Link("p1", "dataset:imagenet", "used", (unsentenced[1],))]
+    relations = [Relation("model:foonet", "evaluated_on", "dataset:imagenet",
+                          (MentionRelation("p1", "evaluated_on", foo, imagenet),))]
+    graph = to_networkx([paper, Paper("p2", "Other.")], entities, links, relations)
+    sentence = f"{BASE}paper/p1/sent/{foo.sentence_start}-{foo.sentence_end}"
+    for orphaned in (False, True):
+        if orphaned:
+            graph.remove_node("paper:p1")  # the relation's evidence now cites a paper not in the graph
+        write_ntriples(graph, tmp_path / "g.nt")
+        lines = (tmp_path / "g.nt").read_text(encoding="utf-8").splitlines()
+        subjects = [s for s, _ in groupby(line.split(" ", 1)[0][1:-1] for line in lines)]
+        assert len(lines) == len(set(lines)) and subjects.count(sentence) == 1
+        if orphaned:
+            assert subjects.index(sentence) == len(subjects) - 1
+        else:
+            assert subjects.index(BASE + "paper/p1") < subjects.index(sentence) < subjects.index(BASE + "paper/p2")
+        rdf = parse(tmp_path / "g.nt")
+        assert str(rdf.value(URIRef(sentence), NIF.anchorOf)) == "FooNet is evaluated on ImageNet."
+        assert (None, PROV.wasDerivedFrom, URIRef(sentence)) in rdf
+
+
+class Text(str):
+    """A str subclass, as a reader might hand over (e.g. numpy.str_)."""
+
+
+@pytest.mark.parametrize("suffix", WRITERS)
+def test_str_subclasses_in_node_data_are_written_as_literals(tmp_path: Path, suffix: str) -> None:
+    graph = to_networkx([Paper("p1", Text("An abstract."), title=Text("T"))], [], [])
+    WRITERS[suffix](graph, tmp_path / f"g.{suffix}")
+    rdf, paper = parse(tmp_path / f"g.{suffix}"), URIRef(BASE + "paper/p1")
+    assert rdf.value(paper, DCTERMS.abstract) == Literal("An abstract.") and rdf.value(paper, DCTERMS.title) == Literal("T")
+    assert isomorphic(rdf, to_rdflib(graph))
+
+
+def synthetic_graph(papers: int, links: int = 6) -> nx.DiGraph:
+    """`papers` invented papers, each linked to `links` of 50 entities, with one relation per paper."""
+    kinds = ["method", "model", "dataset", "task", "metric"]
+    entities = [Entity(f"{kinds[i % 5]}:e{i}", kinds[i % 5], f"E{i}") for i in range(50)]
+    all_papers, all_links, relations = [], [], {}
+    for n in range(papers):
+        chosen = [(n * 7 + k * 11) % 50 for k in range(links)]
+        sentences = [f"We use E{e} here." for e in chosen]
+        paper = Paper(f"p{n}", " ".join(sentences), title=f"Paper {n}", year=2000 + n % 20)
+        starts = [sum(len(s) + 1 for s in sentences[:k]) for k in range(links)]
+        mentions = [Mention(paper.id, start + 7, start + 8 + len(str(e)), f"E{e}", kinds[e % 5], "used", start,
+                            start + len(sentence)) for e, start, sentence in zip(chosen, starts, sentences)]
+        all_papers.append(paper)
+        all_links += [Link(paper.id, entities[e].id, "used", (m,)) for e, m in zip(chosen, mentions)]
+        relation = MentionRelation(paper.id, "evaluated_on", mentions[0], mentions[1])
+        relations.setdefault((entities[chosen[0]].id, entities[chosen[1]].id), []).append(relation)
+    return to_networkx(all_papers, entities, all_links,
+                       [Relation(s, "evaluated_on", t, tuple(ev)) for (s, t), ev in relations.items()])
+
+
+def peak_bytes(write, graph: nx.DiGraph, path: Path) -> int:
+    """Peak Python allocation (tracemalloc) while `write` writes `graph` to `path`."""
+    tracemalloc.start()
+    try:
+        write(graph, path)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.fixture(scope="module")
+def small_and_large() -> tuple[nx.DiGraph, nx.DiGraph]:
+    """Synthetic graphs of 50 and 1,000 papers."""
+    return synthetic_graph(50), synthetic_graph(1000)
+
+
+@pytest.mark.parametrize("suffix", WRITERS)
+def test_writers_stream_without_a_global_triple_set(small_and_large, tmp_path: Path, suffix: str) -> None:
+    """20 times the papers: the writer's peak allocation grows by less than 100 papers' worth of output."""
+    small, large = small_and_large
+    small_peak = peak_bytes(WRITERS[suffix], small, tmp_path / f"small.{suffix}")
+    large_peak = peak_bytes(WRITERS[suffix], large, tmp_path / f"large.{suffix}")
+    per_paper = (tmp_path / f"large.{suffix}").stat().st_size / 1000
+    assert large_peak < small_peak + 100 * per_paper, (small_peak, large_peak, per_paper)
 
 
 def test_links_are_asserted_with_role_and_materialised_mentions() -> None:
