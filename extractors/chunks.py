@@ -3,13 +3,15 @@ from __future__ import annotations
 
 from typing import Callable, Iterator
 
-from spacy.tokens import Doc, Span
+from spacy.lang.en.syntax_iterators import noun_chunks as english_noun_chunks
+from spacy.tokens import Doc
 
+from extractors.cues import singular_lower
+from extractors.doccache import Attrs, attrs
 from extractors.lexicon import GENERIC_HEADS, HEAD_TYPES, VAGUE_HEADS, VAGUE_MODIFIERS
 from extractors.shapes import is_coined
 from kg.extract import Candidate, DocContext
 from kg.registry import extractors
-from kg.resolve import singular
 
 SCORE = 0.5
 REST_SCORE = 0.45  # the phrase after a leading name, used when the name is a known dataset/metric
@@ -19,91 +21,130 @@ TAIL_WORDS = GENERIC_HEADS | VAGUE_HEADS | frozenset(HEAD_TYPES) | frozenset("sy
 NAMED_TYPES = frozenset({"dataset"})  # types that need a name (capital or coined word) among the modifiers
 
 
-def trim(span: Span) -> Span:
+# Token ranges (start, end) over the Doc's attribute lists (`doccache.attrs`): no Span or Token objects per word.
+Range = tuple[int, int]
+
+
+def trim(a: Attrs, start: int, end: int) -> Range:
     """Drop determiners, vague modifiers, numbers and coordinated left parts; cut at a parenthesis."""
-    doc, start, end = span.doc, span.start, span.end
-    for token in span:
-        if token.text in ("(", "[", ",", ";", ":"):
-            end = token.i
+    texts, pos, punct, space = a.text, a.pos, a.punct, a.space
+    for i in range(start, end):
+        if texts[i] in ("(", "[", ",", ";", ":"):
+            end = i
             break
-    for token in doc[start:end]:
-        joined = not token.whitespace_ and token.i + 1 < end and doc[token.i + 1].text in "-–/"
-        if (token.pos_ in ("NUM", "CCONJ") and not joined) or (token.is_punct and token.text not in "-–/"):
-            start = token.i + 1
-    while start < end and (doc[start].pos_ in STRIP_POS or doc[start].lower_ in VAGUE_MODIFIERS
-                           or doc[start].text in "-–—/"):
-        start = compound_end(doc, start, end)
-    while end > start and (doc[end - 1].is_punct or doc[end - 1].pos_ in ("DET", "ADP", "CCONJ")):
+    for i in range(start, end):
+        joined = not space[i] and i + 1 < end and texts[i + 1] in "-–/"
+        if (pos[i] in ("NUM", "CCONJ") and not joined) or (punct[i] and texts[i] not in "-–/"):
+            start = i + 1
+    while start < end and (pos[start] in STRIP_POS or a.lower[start] in VAGUE_MODIFIERS or texts[start] in "-–—/"):
+        start = compound_end(a, start, end)
+    while end > start and (punct[end - 1] or pos[end - 1] in ("DET", "ADP", "CCONJ")):
         end -= 1
-    return doc[start:end]
+    return start, end
 
 
-def compound_end(doc: Doc, i: int, end: int) -> int:
+def compound_end(a: Attrs, i: int, end: int) -> int:
     """The token after the hyphenated compound starting at word `i` (`high-dimensional`, `fine-grained`): a
     stripped modifier takes its whole compound with it, never leaving half a word (`dimensional`)."""
-    if not doc[i].is_alpha:  # a number keeps its word: `3-approximation ratio` -> `approximation ratio`
+    if not a.alpha[i]:  # a number keeps its word: `3-approximation ratio` -> `approximation ratio`
         return i + 1
     i += 1
-    while i + 1 < end and not doc[i - 1].whitespace_ and doc[i].text in "-–" and not doc[i].whitespace_:
+    while i + 1 < end and not a.space[i - 1] and a.text[i] in "-–" and not a.space[i]:
         i += 2
     return i
 
 
-def named(span: Span) -> bool:
-    """Whether some word of the span is capitalised mid-sentence or coined."""
-    return any(is_coined(t.text) or (t.is_title and not t.is_sent_start) for t in span)
+def named(a: Attrs, start: int, end: int) -> bool:
+    """Whether some word of the range is capitalised mid-sentence or coined."""
+    return any(is_coined(a.text[i]) or (a.title[i] and not a.sent_start[i]) for i in range(start, end))
 
 
-def title_name(span: Span) -> bool:
+def title_name(a: Attrs, start: int, end: int) -> bool:
     """Every word capitalised or coined (`Quill Folding`, `Rim-Aware Pooling`): a name, whose generic method head
     (`mechanism`, `module`) only says what kind of thing it names."""
-    return all(t.text in "-–" or is_coined(t.text) or t.is_title for t in span)
+    return all(a.text[i] in "-–" or is_coined(a.text[i]) or a.title[i] for i in range(start, end))
 
 
-def head_type(span: Span) -> str | None:
-    """The type its last word gives a span, if any."""
-    return HEAD_TYPES.get(singular(span[-1].lower_)) or HEAD_TYPES.get(span[-1].lemma_.lower())
+def head_type(a: Attrs, last: int) -> str | None:
+    """The type its last word (token `last`) gives a range, if any."""
+    return HEAD_TYPES.get(singular_lower(a.lower[last])) or HEAD_TYPES.get(a.lemma[last])
 
 
-def typed_span(span: Span) -> tuple[Span, str] | None:
-    """The longest left-anchored sub-span ending in a typing head, with its type, or None."""
-    for end in range(len(span), 0, -1):
-        sub = span[:end]
-        entity_type = head_type(sub)
-        if entity_type is None or not all(singular(t.lower_) in TAIL_WORDS for t in span[end:]):
+def typed_span(a: Attrs, start: int, stop: int) -> tuple[Range, str] | None:
+    """The longest left-anchored sub-range ending in a typing head, with its type, or None."""
+    for end in range(stop, start, -1):
+        entity_type = head_type(a, end - 1)
+        if entity_type is None or not all(singular_lower(a.lower[i]) in TAIL_WORDS for i in range(end, stop)):
             continue
-        head = singular(sub[-1].lower_)
-        if head in DROPPED_HEADS or (head in GENERIC_HEADS and named(sub[:1]) and (
-                len(sub) == 2 or (entity_type == "method" and title_name(sub[:-1])))):
-            sub = sub[:-1]
-        if acceptable(sub, head, entity_type):
-            return sub, entity_type
+        head, sub_end = singular_lower(a.lower[end - 1]), end
+        if head in DROPPED_HEADS or (head in GENERIC_HEADS and named(a, start, start + 1) and (
+                end - start == 2 or (entity_type == "method" and title_name(a, start, end - 1)))):
+            sub_end = end - 1
+        if acceptable(a, start, sub_end, head, entity_type):
+            return (start, sub_end), entity_type
     return None
 
 
-def acceptable(sub: Span, head: str, entity_type: str) -> bool:
+def acceptable(a: Attrs, start: int, end: int, head: str, entity_type: str) -> bool:
     """Specific enough to be an entity: a modifier that is not vague, a name where the type needs one."""
-    if not len(sub) or head in VAGUE_HEADS or (entity_type in NAMED_TYPES and not named(sub)):
+    if end <= start or head in VAGUE_HEADS or (entity_type in NAMED_TYPES and not named(a, start, end)):
         return False
-    if len(sub) == 1:
-        return named(sub)
-    return not (len(sub) == 2 and singular(sub[-1].lower_) in GENERIC_HEADS and not named(sub))
+    if end - start == 1:
+        return named(a, start, end)
+    return not (end - start == 2 and singular_lower(a.lower[end - 1]) in GENERIC_HEADS and not named(a, start, end))
 
 
-def after_name(sub: Span) -> Span | None:
+def after_name(a: Attrs, start: int, end: int) -> Range | None:
     """The part after a leading name (`ImageNet classification` -> `classification`), if it is a phrase."""
-    if len(sub) >= 3 and is_coined(sub[0].text) and not any(is_coined(t.text) for t in sub[1:]):
-        rest = sub[1:]
-        while len(rest) and (rest[0].text in "-–/" or rest[0].pos_ == "PART" or rest[0].lower_ in ("style", "based", "like")):
-            rest = rest[1:]
-        return rest if len(rest) >= 2 else None
+    if end - start >= 3 and is_coined(a.text[start]) and not any(is_coined(a.text[i]) for i in range(start + 1, end)):
+        rest = start + 1
+        while rest < end and (a.text[rest] in "-–/" or a.pos[rest] == "PART" or a.lower[rest] in ("style", "based", "like")):
+            rest += 1
+        return (rest, end) if end - rest >= 2 else None
     return None
 
 
-def describes_name(chunk: Span) -> bool:
+def describes_name(doc: Doc, a: Attrs, start: int, end: int) -> bool:
     """`Foo, a novel video model`: an indefinite apposition describing a name, not an entity itself."""
-    return chunk.root.dep_ == "appos" and chunk[0].lower_ in ("a", "an") and (
-        chunk.root.head.pos_ == "PROPN" or is_coined(chunk.root.head.text))
+    if a.lower[start] not in ("a", "an"):
+        return False
+    root = doc[start:end].root
+    return root.dep_ == "appos" and (root.head.pos_ == "PROPN" or is_coined(root.head.text))
+
+
+NP_DEPS = frozenset("oprd nsubj dobj nsubjpass pcomp pobj dative appos attr ROOT".split())
+NOUN_POS = frozenset({"NOUN", "PROPN", "PRON"})
+
+
+def noun_chunk_ranges(doc: Doc, a: Attrs) -> list[Range]:
+    """(start, end) of `doc.noun_chunks`. For English, spaCy's own algorithm (`spacy.lang.en.syntax_iterators`),
+    building Tokens only for the nouns; for any other language, spaCy's iterator itself."""
+    if doc.noun_chunks_iterator is not english_noun_chunks:
+        return [(chunk.start, chunk.end) for chunk in doc.noun_chunks]
+    found, prev_end, dep = [], -1, a.dep
+    for i, pos in enumerate(a.pos):
+        if pos not in NOUN_POS:
+            continue
+        word = doc[i]
+        left = word.left_edge.i
+        if left <= prev_end:
+            continue
+        if dep[i] in NP_DEPS:
+            prev_end = i
+            found.append((left, i + 1))
+        elif dep[i] == "conj":
+            head = word.head
+            while head.dep_ == "conj" and head.head.i < head.i:
+                head = head.head
+            if head.dep_ in NP_DEPS:
+                prev_end = i
+                found.append((left, i + 1))
+    return found
+
+
+def char_range(a: Attrs, start: int, end: int) -> Range:
+    """The character offsets of a non-empty token range."""
+    return a.idx[start], a.idx[end - 1] + len(a.text[end - 1])
 
 
 @extractors.register("chunks")
@@ -113,16 +154,17 @@ def make_chunks() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
     def extract(doc: Doc, context: DocContext) -> Iterator[Candidate]:
         if not doc.has_annotation("DEP"):
             return
-        for chunk in doc.noun_chunks:
-            if describes_name(chunk):
+        a = attrs(doc)
+        for chunk_start, chunk_end in noun_chunk_ranges(doc, a):
+            if describes_name(doc, a, chunk_start, chunk_end):
                 continue
-            span = trim(chunk)
-            found = typed_span(span) if len(span) else None
+            start, end = trim(a, chunk_start, chunk_end)
+            found = typed_span(a, start, end) if end > start else None
             if found:
-                sub, entity_type = found
-                yield Candidate(sub.start_char, sub.end_char, entity_type, "used", SCORE, "chunks")
-                rest = after_name(sub)
+                (sub_start, sub_end), entity_type = found
+                yield Candidate(*char_range(a, sub_start, sub_end), entity_type, "used", SCORE, "chunks")
+                rest = after_name(a, sub_start, sub_end)
                 if rest is not None:
-                    yield Candidate(rest.start_char, rest.end_char, entity_type, "used", REST_SCORE, "chunks")
+                    yield Candidate(*char_range(a, *rest), entity_type, "used", REST_SCORE, "chunks")
 
     return extract

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from functools import lru_cache
 from typing import Iterable
 
 from kg.abbreviations import Abbreviation
@@ -17,6 +18,9 @@ SHAPE_EXTRACTORS = frozenset({"shapes"})
 BARE_ACRONYM = re.compile(r"^[A-Z]{2,3}s?$")  # undefined, untyped and said once: rarely an entity (HR, IP)
 CUED_SCORE = 0.6  # shape candidates below this had no typing cue
 PREFIX_TYPES = frozenset({"dataset", "metric", "model"})  # as a leading modifier they name the setting, not the thing
+
+
+normal_key = lru_cache(maxsize=1 << 16)(normal_form)  # a pure function of the surface; repeated within a paper
 
 
 def drop_prefixed(entities: list[Candidate], text: str = "") -> list[Candidate]:
@@ -53,10 +57,18 @@ def head_typed(span: Candidate, candidates: list[Candidate]) -> Candidate:
     return max(inside, key=lambda c: (c.score, c.end - c.start))
 
 
+def by_end(candidates: list[Candidate]) -> dict[int, list[Candidate]]:
+    """The candidates grouped by their end, in order (what `head_typed` looks at)."""
+    groups: dict[int, list[Candidate]] = defaultdict(list)
+    for c in candidates:
+        groups[c.end].append(c)
+    return groups
+
+
 def group_keys(text: str, chosen: list[Candidate], abbreviations: Iterable[Abbreviation]) -> list[str]:
     """A key per chosen span: its normal form, with defined short forms mapped to their long forms."""
     longs = {normal_form(a.short): normal_form(a.long) for a in abbreviations}
-    return [longs.get(k, k) for k in (normal_form(text[c.start:c.end]) for c in chosen)]
+    return [longs.get(k, k) for k in (normal_key(text[c.start:c.end]) for c in chosen)]
 
 
 def unify_types(chosen: list[Candidate], typed: list[Candidate], keys: list[str]) -> list[str]:
@@ -97,7 +109,8 @@ def combine(candidates: list[Candidate], text: str = "", abbreviations: Iterable
     chosen = choose_spans(drop_prefixed(entities, text))
     keys = group_keys(text, chosen, abbreviations)
     chosen, keys = confirmed(chosen, keys, cues, text)
-    typed = [head_typed(c, entities) for c in chosen]
+    ends = by_end(entities)
+    typed = [head_typed(c, ends[c.end]) for c in chosen]
     types = unify_types(chosen, typed, keys)
     proposed_keys = {k for k, c in zip(keys, chosen) if covered(c, cues) and (c.start, c.end) not in known}
     result = [Candidate(c.start, c.end, t, "proposed" if k in proposed_keys else "used", c.score, c.extractor)

@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from spacy.tokens import Doc, Span
 
+from extractors.doccache import attrs
 from extractors.lexicon import DATASET_HEADS, HEAD_TYPES, METHOD_HEADS, METRIC_HEADS, MODEL_HEADS, MODEL_SIZE
 from kg.resolve import singular
 
@@ -35,60 +37,73 @@ def shape_type(name: str) -> str | None:
     return "model" if any(MODEL_SIZE.match(w) for w in name.split()) else None
 
 
+@lru_cache(maxsize=1 << 16)
+def singular_lower(lower: str) -> str:
+    """`singular` of a lower-case word, cached."""
+    return singular(lower)
+
+
 def past_parenthesis(doc: Doc, end: int) -> int:
     """The token index after a parenthesis that opens at `end` (`Foo (F) dataset`), else `end`."""
-    if end < len(doc) and doc[end].text == "(":
-        close = next((t.i for t in doc[end:end + 12] if t.text == ")"), None)
+    texts = attrs(doc).text
+    if end < len(texts) and texts[end] == "(":
+        close = next((i for i in range(end, min(end + 12, len(texts))) if texts[i] == ")"), None)
         return close + 1 if close is not None else end
     return end
 
 
 def head_after(doc: Doc, end: int) -> str | None:
     """The kind named right after the span (past a parenthesis): `Foo dataset`, `Foo (F) model`."""
+    a = attrs(doc)
     end = past_parenthesis(doc, end)
-    for token in doc[end:end + 2]:
-        kind = KIND_HEADS.get(singular(token.lower_))
-        if kind and token.pos_ in ("NOUN", "PROPN"):
+    for i in range(end, min(end + 2, len(a.text))):
+        kind = KIND_HEADS.get(singular_lower(a.lower[i]))
+        if kind and a.pos[i] in ("NOUN", "PROPN"):
             return kind
-        if token.pos_ not in ("ADJ", "NOUN", "PROPN") or token.is_punct:
+        if a.pos[i] not in ("ADJ", "NOUN", "PROPN") or a.punct[i]:
             return None
     return None
 
 
 def apposition_type(doc: Doc, end: int) -> str | None:
     """`Foo, a benchmark for ...` / `Foo is a model` / `Foo (a dataset ...)`: the kind of the next noun phrase."""
+    a = attrs(doc)
     end = past_parenthesis(doc, end)
-    window = doc[end:end + 2]
-    if len(window) < 2 or window[0].text not in APPOSITION_OPENERS or window[1].lower_ not in DETERMINERS:
+    if end + 2 > len(a.text) or a.text[end] not in APPOSITION_OPENERS or a.lower[end + 1] not in DETERMINERS:
         return None
     last = None
-    for token in doc[end + 2:end + 12]:
-        if token.pos_ in ("NOUN", "PROPN"):
-            last = token
-        elif not (token.pos_ in PHRASE_POS or token.text == "-" or (token.text == "," and last is None)):
+    for i in range(end + 2, min(end + 12, len(a.text))):
+        if a.pos[i] in ("NOUN", "PROPN"):
+            last = i
+        elif not (a.pos[i] in PHRASE_POS or a.text[i] == "-" or (a.text[i] == "," and last is None)):
             break
-    return KIND_HEADS.get(singular(last.lower_)) if last is not None else None
+    return KIND_HEADS.get(singular_lower(a.lower[last])) if last is not None else None
 
 
 def before_type(doc: Doc, start: int) -> str | None:
     """`a new benchmark, Foo` / `the dataset Foo` / `models such as Foo` / `evaluated on Foo`."""
-    words = [t for t in doc[max(0, start - 4):start]]
-    lowers = [t.lower_ for t in words]
+    a = attrs(doc)
+    words = list(range(max(0, start - 4), start))
+    lowers = [a.lower[i] for i in words]
     if lowers[-2:] == ["such", "as"] or lowers[-1:] in (["including"], ["like"]):
         words = words[:-2] if lowers[-1] == "as" else words[:-1]
-    for token in reversed(words[-3:]):
-        kind = KIND_HEADS.get(singular(token.lower_))
-        if kind and token.pos_ == "NOUN":
+    for i in reversed(words[-3:]):
+        kind = KIND_HEADS.get(singular_lower(a.lower[i]))
+        if kind and a.pos[i] == "NOUN":
             return kind
-        if token.is_punct and token.text != ",":
+        if a.punct[i] and a.text[i] != ",":
             break
-    if start and doc[start - 1].lower_ in EVAL_WORDS and (doc[start - 1].is_sent_start or any(
-            t.lemma_.lower() in EVAL_VERBS for t in doc[max(0, start - 6):start])):
+    if start and a.lower[start - 1] in EVAL_WORDS and (a.sent_start[start - 1] or any(
+            a.lemma[i] in EVAL_VERBS for i in range(max(0, start - 6), start))):
         return "dataset"
     return None
 
 
 def context_type(doc: Doc, span: Span) -> str | None:
     """The first typing cue that fires for a name span."""
-    return (shape_type(span.text) or head_after(doc, span.end) or apposition_type(doc, span.end)
-            or before_type(doc, span.start))
+    return range_type(doc, span.start, span.end, span.text)
+
+
+def range_type(doc: Doc, start: int, end: int, text: str) -> str | None:
+    """`context_type` of the tokens start..end, whose text is `text`."""
+    return shape_type(text) or head_after(doc, end) or apposition_type(doc, end) or before_type(doc, start)

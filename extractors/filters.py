@@ -61,5 +61,10 @@ def is_combination(word: str) -> bool:
 
 def skipped(doc: Doc, span: Span, citations: list[tuple[int, int]]) -> bool:
     """Whether a shape-found span is a citation key, a cross-reference, a modifier compound or a combination."""
-    return (inside(span.start_char, span.end_char, citations) or is_reference(span)
-            or (len(span.text.split()) == 1 and (is_modifier_compound(span.text) or is_combination(span.text))))
+    return skipped_text(span.text, span[0].text, span.start_char, span.end_char, citations)
+
+
+def skipped_text(text: str, first: str, start_char: int, end_char: int, citations: list[tuple[int, int]]) -> bool:
+    """`skipped` from the span's text, its first token's text and its character offsets."""
+    return (inside(start_char, end_char, citations) or first in REFERENCE_WORDS
+            or (len(text.split()) == 1 and (is_modifier_compound(text) or is_combination(text))))

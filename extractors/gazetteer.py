@@ -9,6 +9,7 @@ import spacy
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc
 
+from extractors.doccache import attrs
 from kg.extract import Candidate, DocContext
 from kg.registry import extractors
 
@@ -58,10 +59,11 @@ def make_gazetteer(entries: list[dict] | None = None) -> Callable[[Doc, DocConte
     exact, folded = build_matchers(load_entries() if entries is None else entries)
 
     def extract(doc: Doc, context: DocContext) -> Iterator[Candidate]:
+        a = attrs(doc)
         for matcher in (exact, folded):
+            types = matcher.vocab.strings  # the match ids were added to the matchers' own (blank) vocab
             for match_id, start, end in matcher(doc):
-                span = doc[start:end]
-                entity_type = doc.vocab.strings[match_id]
-                yield Candidate(span.start_char, span.end_char, entity_type, "used", SCORE, "gazetteer")
+                yield Candidate(a.idx[start], a.idx[end - 1] + len(a.text[end - 1]), types[match_id], "used", SCORE,
+                                "gazetteer")
 
     return extract

@@ -6,9 +6,9 @@ from typing import Callable, Iterator
 from spacy.tokens import Doc, Span, Token
 
 from extractors.cues import context_type, shape_type
-from extractors.doccache import sentence_of, tokens
+from extractors.doccache import attrs, cached, sentence_of
 from extractors.lexicon import PROPOSAL_VERBS
-from extractors.shapes import is_capital, title_spans
+from extractors.shapes import is_capital, title_ranges
 from kg.extract import Candidate, DocContext
 from kg.registry import extractors
 
@@ -98,16 +98,22 @@ def own_subject(subject: Token, names: frozenset[str]) -> bool:
 def composition_spans(doc: Doc, names: frozenset[str]) -> Iterator[tuple[int, int]]:
     """`X comprises A and B`, `X consists of two modules: A and B`, `X is composed of A`, where X is the
     paper's own proposal: the parts."""
-    for verb in tokens(doc):
-        if verb.pos_ not in ("VERB", "AUX") or not composes(verb) or verb.dep_ in ("acl", "relcl", "advcl"):
+    a = attrs(doc)
+    for i, (pos, lemma) in enumerate(zip(a.pos, a.lemma)):
+        if pos not in ("VERB", "AUX") or lemma not in COMPOSITION_VERBS or a.dep[i] in ("acl", "relcl", "advcl"):
             continue
+        verb = doc[i]
         if any(c.dep_ in ("nsubj", "nsubjpass") and own_subject(c, names) for c in verb.children):
             yield from phrase_spans(parts(verb))
 
 
 def novelty_appositions(doc: Doc) -> Iterator[tuple[int, int]]:
     """`X, a novel method ...` and `our X`: the name X."""
-    for token in tokens(doc):
+    a = attrs(doc)
+    for i, (dep, lower) in enumerate(zip(a.dep, a.lower)):
+        if dep != "appos" and lower != "our":
+            continue
+        token = doc[i]
         if token.dep_ == "appos" and any(c.lower_ in NOVELTY for c in token.children):
             head = token.head
             yield head.left_edge.i, head.i + 1
@@ -125,22 +131,33 @@ def proposed_names(verbs: list[Token]) -> Iterator[Token]:
 
 def presenting(doc: Doc, token: int) -> bool:
     """Whether the token's sentence is one where the authors present something (`we propose`, `our`)."""
-    words = doc[slice(*sentence_of(doc, token))]
-    return any(t.lower_ == "our" for t in words) or (
-        any(t.lower_ == "we" for t in words) and any(t.lemma_.lower() in PROPOSAL_VERBS for t in words))
+    return cached(doc, "presenting", presenting_sentences)[sentence_of(doc, token)[0]]
+
+
+def presenting_sentences(doc: Doc) -> dict[int, bool]:
+    """`presenting` of every sentence, by its first token."""
+    a, found = attrs(doc), {}
+    for sent in doc.sents:
+        lowers = a.lower[sent.start:sent.end]
+        found[sent.start] = "our" in lowers or (
+            "we" in lowers and any(lemma in PROPOSAL_VERBS for lemma in a.lemma[sent.start:sent.end]))
+    return found
 
 
 def own_titles(doc: Doc) -> Iterator[tuple[int, int]]:
     """Title-Case names in sentences where the authors present something (`we propose`, `our`)."""
-    for span in title_spans(doc):
-        if presenting(doc, span.start):
-            yield span.start, span.end
+    for start, end in cached(doc, "title_spans", title_ranges):
+        if presenting(doc, start):
+            yield start, end
 
 
 def referred_as(doc: Doc) -> Iterator[tuple[int, int]]:
     """`we refer to X as Y`: the noun phrase Y after `as`."""
-    for token in tokens(doc):
-        if token.lemma_.lower() != "refer" or not any(c.lower_ == "we" for c in token.children):
+    for i, lemma in enumerate(attrs(doc).lemma):
+        if lemma != "refer":
+            continue
+        token = doc[i]
+        if not any(c.lower_ == "we" for c in token.children):
             continue
         after = next((t for t in doc[token.i + 1:token.sent.end] if t.lower_ == "as"), None)
         if after is None:
@@ -153,8 +170,11 @@ def referred_as(doc: Doc) -> Iterator[tuple[int, int]]:
 
 def naming(doc: Doc) -> Iterator[tuple[int, int]]:
     """`termed X`, `called X`, `dubbed X`: the X after the naming verb."""
-    for token in tokens(doc):
-        if token.lemma_.lower() in NAMING_VERBS and token.tag_ == "VBN" and token.i + 1 < len(doc):
+    for i, lemma in enumerate(attrs(doc).lemma):
+        if lemma not in NAMING_VERBS:
+            continue
+        token = doc[i]
+        if token.tag_ == "VBN" and token.i + 1 < len(doc):
             nxt = doc[token.i + 1]
             yield nxt.i, phrase_end(nxt) if nxt.head.i != token.head.i else nxt.right_edge.i + 1
 
@@ -186,16 +206,18 @@ def make_proposals() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
             entity_type = context_type(doc, span)
             yield Candidate(span.start_char, span.end_char, entity_type or "method", "proposed",
                             NAME_SCORE if entity_type else EMPHASIS_SCORE, NAME_EXTRACTOR)
-        verbs = [v for v in tokens(doc) if v.lemma_.lower() in PROPOSAL_VERBS and v.pos_ == "VERB" and authored(v)]
+        a = attrs(doc)
+        verbs = [doc[i] for i, lemma in enumerate(a.lemma)
+                 if lemma in PROPOSAL_VERBS and a.pos[i] == "VERB" and authored(doc[i])]
         spans = [s for v in verbs for s in object_spans(v)]
         for name in proposed_names(verbs):
             yield Candidate(name.idx, name.idx + len(name), context_type(doc, doc[name.i:name.i + 1]) or "method",
                             "proposed", NAME_SCORE, NAME_EXTRACTOR)
         spans += [*novelty_appositions(doc), *naming(doc), *own_titles(doc), *referred_as(doc)]
-        names = frozenset(t.text for start, end in spans for t in doc[start:end] if t.pos_ == "PROPN")
+        names = frozenset(a.text[i] for start, end in spans for i in range(start, end) if a.pos[i] == "PROPN")
         for start, end in (*spans, *composition_spans(doc, names)):
             if start < end:
-                yield Candidate(doc[start].idx, doc[end - 1].idx + len(doc[end - 1]), "method", "proposed", 0.0,
+                yield Candidate(a.idx[start], a.idx[end - 1] + len(a.text[end - 1]), "method", "proposed", 0.0,
                                 EXTRACTOR)
 
     return extract

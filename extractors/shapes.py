@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import compress
 from typing import Callable, Iterator
 
 from spacy.tokens import Doc, Span
 
-from extractors.cues import context_type
-from extractors.doccache import cached, text as doc_text, tokens
-from extractors.filters import citation_ranges, skipped
+from extractors.cues import range_type
+from extractors.doccache import Attrs, attrs, cached, span_text, text as doc_text
+from extractors.filters import citation_ranges, skipped_text
 from extractors.lexicon import COINED, MODEL_SIZE, VAGUE_MODIFIERS
 from kg.extract import Candidate, DocContext
 from kg.registry import extractors
@@ -47,41 +48,62 @@ def is_coined(word: str) -> bool:
 
 def word_spans(doc: Doc) -> list[tuple[int, int]]:
     """Whitespace-delimited words as token ranges, surrounding punctuation left out."""
+    texts, space = attrs(doc).text, attrs(doc).space
+    ends = list(compress(range(1, len(texts) + 1), space))  # a word ends after a token followed by whitespace
+    if texts and not space[-1]:
+        ends.append(len(texts))
     spans, start = [], 0
-    for token in tokens(doc):
-        if token.whitespace_ or token.i == len(doc) - 1:
-            first, last = start, token.i + 1
-            while first < last and doc[first].text in TRIM:
+    for end in ends:
+        if end - start == 1:  # most words are one token
+            if texts[start] not in TRIM:
+                spans.append((start, end))
+        else:
+            first, last = start, end
+            while first < last and texts[first] in TRIM:
                 first += 1
-            while last > first and doc[last - 1].text in TRIM:
+            while last > first and texts[last - 1] in TRIM:
                 last -= 1
             if first < last:
                 spans.append((first, last))
-            start = token.i + 1
+        start = end
     return spans
 
 
 def extend_versions(doc: Doc, words: list[tuple[int, int]], index: int) -> int:
     """How many following words are versions or edition names (Gemma 3 12B, SWE-bench Verified)."""
+    return versions_after(attrs(doc).text, words, [span_text(doc, *w) for w in words], index)
+
+
+def versions_after(texts: list[str], words: list[tuple[int, int]], surfaces: list[str], index: int) -> int:
+    """`extend_versions` on the token texts and the words' surfaces."""
     extra = 0
     while index + extra + 1 < len(words):
-        start, end = words[index + extra + 1]
-        if doc[start - 1].text in TRIM or not (VERSION.match(doc[start:end].text) or doc[start:end].text in SUFFIX_WORDS):
+        word = surfaces[index + extra + 1]
+        if texts[words[index + extra + 1][0] - 1] in TRIM or not (VERSION.match(word) or word in SUFFIX_WORDS):
             break
         extra += 1
     return extra
 
 
+def coined_ranges(doc: Doc) -> Iterator[tuple[int, int]]:
+    """Token ranges of `coined_spans`."""
+    a, full = attrs(doc), doc_text(doc)
+    texts, idx, sent_start = a.text, a.idx, a.sent_start
+    words = word_spans(doc)
+    surfaces = [full[idx[start]:idx[end - 1] + len(texts[end - 1])] for start, end in words]
+    for index, (start, end) in enumerate(words):
+        text = surfaces[index].strip("-")
+        extra = versions_after(texts, words, surfaces, index) if text[:1].isupper() else 0
+        if extra or is_coined(text):
+            if extra and not is_coined(text) and sent_start[start]:
+                continue
+            yield start, words[index + extra][1]
+
+
 def coined_spans(doc: Doc) -> Iterator[Span]:
     """Coined words and capitalised names followed by versions, with their version words."""
-    words = word_spans(doc)
-    for index, (start, end) in enumerate(words):
-        text = doc[start:end].text.strip("-")
-        extra = extend_versions(doc, words, index) if text[:1].isupper() else 0
-        if is_coined(text) or extra:
-            if extra and not is_coined(text) and doc[start].is_sent_start:
-                continue
-            yield doc[start:words[index + extra][1]]
+    for start, end in coined_ranges(doc):
+        yield doc[start:end]
 
 
 def title_spans(doc: Doc) -> list[Span]:
@@ -91,28 +113,51 @@ def title_spans(doc: Doc) -> list[Span]:
 
 def title_ranges(doc: Doc) -> list[tuple[int, int]]:
     """Token ranges of the Title-Case runs (see `title_spans`)."""
-    cap, found, i = [is_capital(t) for t in tokens(doc)], [], 0
-    while i < len(doc):
+    a = attrs(doc)
+    n, texts, lower, space = len(a.text), a.text, a.lower, a.space
+    cap, found, i = capitals(doc), [], 0
+    while i < n:
+        if not cap[i] and space[i - 1]:  # no run starts here (what the loops below conclude, sooner)
+            i += 1
+            continue
         j = i
-        while j < len(doc) and (cap[j] or (j > i and is_connector(doc, j, cap))):
+        while j < n and (cap[j] or (j > i and connects(a, j, cap))):
             j += 1
         first = i
-        while first < j and (doc[first].lower_ in VAGUE_MODIFIERS or lone_initial(doc, first, cap)):
+        while first < j and (lower[first] in VAGUE_MODIFIERS or initial_alone(a, first, cap)):
             first += 1
-        while j < len(doc) and not doc[j - 1].whitespace_ and doc[j].text not in TRIM:
+        while j < n and not space[j - 1] and texts[j] not in TRIM:
             j += 1
         if sum(cap[first:j]) >= 2:
             found.append((first, j))
-        i = max(j, i + 1)
+        i = j if j > i else i + 1
     return found
+
+
+def capitals(doc: Doc) -> list[bool]:
+    """`is_capital` of every token."""
+    a = attrs(doc)
+    return [capital(t, title and alpha) for t, title, alpha in zip(a.text, a.title, a.alpha)]
+
+
+@lru_cache(maxsize=1 << 16)
+def capital(text: str, title_word: bool) -> bool:
+    """`is_capital` from a token's text and whether it is a Title-Case alphabetic word."""
+    if text in NOT_NAMES:
+        return False
+    return is_coined(text) or title_word
 
 
 def lone_initial(doc: Doc, i: int, cap: list[bool]) -> bool:
     """A sentence-initial capital not followed by another capital (`Experiments on ImageNet`)."""
-    token = doc[i]
-    if not token.is_sent_start or is_coined(token.text):
+    return initial_alone(attrs(doc), i, cap)
+
+
+def initial_alone(a: Attrs, i: int, cap: list[bool]) -> bool:
+    """`lone_initial` on the Doc's attributes."""
+    if not a.sent_start[i] or is_coined(a.text[i]):
         return False
-    return token.pos_ in FUNCTION_POS or i + 1 >= len(doc) or not cap[i + 1]
+    return a.pos[i] in FUNCTION_POS or i + 1 >= len(a.text) or not cap[i + 1]
 
 
 def is_capital(token) -> bool:
@@ -124,13 +169,19 @@ def is_capital(token) -> bool:
 
 def is_connector(doc: Doc, i: int, cap: list[bool]) -> bool:
     """A hyphen or a lower-case function word between capitalised words."""
-    words = doc[i].lower_ in CONNECTORS
-    previous = doc[i - 1]
-    while i < len(doc) and (doc[i].text == "-" or doc[i].lower_ in CONNECTORS):
+    return connects(attrs(doc), i, cap)
+
+
+def connects(a: Attrs, i: int, cap: list[bool]) -> bool:
+    """`is_connector` on the Doc's attributes."""
+    texts, lower, n = a.text, a.lower, len(a.text)
+    words = lower[i] in CONNECTORS
+    previous = i - 1
+    while i < n and (texts[i] == "-" or lower[i] in CONNECTORS):
         i += 1
-    if i >= len(doc) or not cap[i]:
+    if i >= n or not cap[i]:
         return False
-    return not words or (previous.is_title and doc[i].is_title)  # `of`/`for` only between Title words
+    return not words or (a.title[previous] and a.title[i])  # `of`/`for` only between Title words
 
 
 @extractors.register("shapes")
@@ -138,12 +189,15 @@ def make_shapes() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
     """Factory: the coined-name extractor, typed by shape and context (default: method)."""
 
     def extract(doc: Doc, context: DocContext) -> Iterator[Candidate]:
-        citations = citation_ranges(doc_text(doc))
-        for span in (*coined_spans(doc), *title_spans(doc)):
-            if skipped(doc, span, citations):
+        full, a = doc_text(doc), attrs(doc)
+        citations = citation_ranges(full)
+        for start, end in (*coined_ranges(doc), *cached(doc, "title_spans", title_ranges)):
+            start_char, end_char = a.idx[start], a.idx[end - 1] + len(a.text[end - 1])
+            text = full[start_char:end_char]
+            if skipped_text(text, a.text[start], start_char, end_char, citations):
                 continue
-            entity_type = context_type(doc, span)
-            yield Candidate(span.start_char, span.end_char, entity_type or "method", "used",
+            entity_type = range_type(doc, start, end, text)
+            yield Candidate(start_char, end_char, entity_type or "method", "used",
                             SCORE if entity_type else DEFAULT_SCORE, "shapes")
 
     return extract

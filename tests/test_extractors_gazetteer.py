@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pytest
+import spacy
 
 from extractors.gazetteer import case_sensitive, load_entries, make_gazetteer, variants
 from kg.extract import DocContext
@@ -51,3 +52,11 @@ def test_custom_entries(nlp):
     extract = make_gazetteer([{"name": "Zorblax Corpus", "type": "dataset", "aliases": ["ZC"]}])
     assert found(nlp, extract, "We release ZC, also called the Zorblax Corpus.") == {
         ("ZC", "dataset"), ("Zorblax Corpus", "dataset")}
+
+
+def test_works_on_a_blank_pipeline(gazetteer):
+    """The match ids live in the matchers' own vocab, not in the Doc's (`--model blank` used to raise E018)."""
+    nlp = spacy.blank("en")
+    doc = nlp("We fine-tune models on CIFAR-100 with LoRA, scored by AUROC.")
+    found = {(doc.text[c.start:c.end], c.type) for c in gazetteer(doc, DocContext("p", strip_markup(doc.text)))}
+    assert {("CIFAR-100", "dataset"), ("LoRA", "method"), ("AUROC", "metric")} <= found
