@@ -14,14 +14,14 @@ from kg.cli_check import check_command
 from kg.cli_eval import eval_command
 from kg.cli_query import query_command
 from kg.graph import DEFAULT_BASE_IRI
-from kg.readers import InputError, read_corpus
+from kg.readers import InputError
 from kg.registry import UnknownNameError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, help="Build a knowledge graph from paper abstracts.")
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Build a knowledge graph from paper abstracts.")
 err = Console(stderr=True, highlight=False)
 out = Console(highlight=False)
 DEFAULT_FORMATS = "ttl,graphml,html"
-SUFFIXES = {"ttl": "ttl", "nt": "nt", "jsonld": "jsonld", "graphml": "graphml", "html": "html"}
 
 
 def fail(message: str) -> typer.Exit:
