@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 
 from kg.cli_bench import bench_command
+from kg.cli_cache import cache_app
 from kg.cli_check import check_command
 from kg.cli_eval import eval_command
 from kg.cli_query import query_command
@@ -75,3 +76,4 @@ app.command("eval")(eval_command)
 app.command("bench")(bench_command)
 app.command("query")(query_command)
 app.command("check")(check_command)
+app.add_typer(cache_app, name="cache")
