@@ -1,16 +1,21 @@
 """Deterministic positions, communities, degree, PageRank and per-type colours for exporters.
 
-Everything here is a pure function of the graph and a seed, computed on the undirected view,
-and rounded so that exports are byte-stable. Graphs of up to `SPRING_LIMIT` nodes get a
-Fruchterman-Reingold layout; larger ones place each Louvain community on a Vogel spiral
-(largest at the centre) and lay out each community on its own, which stays fast at ~15k nodes.
+Everything here is a pure function of the graph and a seed, computed on the simple undirected
+graph (igraph, in C: Louvain and Fruchterman-Reingold take well under a second at ~15k nodes),
+and rounded so that exports are byte-stable. Graphs of up to `SPRING_LIMIT` nodes get one
+force-directed layout; larger ones place each Louvain community on a Vogel spiral (largest at
+the centre) and lay out each community on its own.
 """
 from __future__ import annotations
 
 import math
+import random
 import weakref
-from typing import Callable, Hashable, Mapping, TypeVar
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Callable, Hashable, Iterator, Mapping, TypeVar
 
+import igraph
 import networkx as nx
 import numpy as np
 
@@ -18,6 +23,7 @@ Node = Hashable
 T = TypeVar("T")
 _MEMO: "weakref.WeakKeyDictionary[nx.Graph, dict]" = weakref.WeakKeyDictionary()
 SPRING_LIMIT = 400
+SPRING_ITERATIONS = 150
 SPACING = 40.0  # layout units (≈ pixels in the HTML view) per node, as sqrt of area
 GOLDEN_ANGLE = math.pi * (3.0 - math.sqrt(5.0))
 TYPE_COLORS: dict[str, str] = {
@@ -36,33 +42,54 @@ def memo(G: nx.Graph, key: tuple, compute: Callable[[], T]) -> T:
     return cache[full_key]
 
 
-def undirected(G: nx.Graph) -> nx.Graph:
-    """An undirected copy of a graph (the graph itself when already undirected).
+@dataclass(frozen=True)
+class Indexed:
+    """The graph's nodes in graph order and the simple undirected igraph over their positions."""
 
-    Not `to_undirected(as_view=True)`: that view iterates neighbours as a set union, in an order
-    that changes between runs with the string hash seed.
-    """
+    nodes: list[Node]
+    graph: igraph.Graph
+
+
+def indexed(G: nx.Graph) -> Indexed:
+    """`G` as a simple undirected igraph (no loops, no parallel edges), vertex i = i-th node."""
+    def build() -> Indexed:
+        nodes = list(G)
+        index = {node: i for i, node in enumerate(nodes)}
+        pairs = sorted({(min(index[u], index[v]), max(index[u], index[v])) for u, v in G.edges() if u != v})
+        return Indexed(nodes, igraph.Graph(n=len(nodes), edges=pairs))
+    return memo(G, ("igraph",), build)
+
+
+@contextmanager
+def seeded(seed: int) -> Iterator[None]:
+    """Run igraph's randomised algorithms from a private generator seeded with `seed`."""
+    igraph.set_random_number_generator(random.Random(seed))
+    try:
+        yield
+    finally:
+        igraph.set_random_number_generator(random)
+
+
+def undirected(G: nx.Graph) -> nx.Graph:
+    """An undirected networkx copy of a graph (the graph itself when already undirected)."""
     return memo(G, ("undirected",), G.to_undirected) if G.is_directed() else G
 
 
 def degrees(G: nx.Graph) -> dict[Node, int]:
-    """Number of distinct neighbours of each node, ignoring edge direction."""
-    U = undirected(G)
-    return {node: len(U[node]) for node in U}
+    """Number of distinct neighbours of each node (other than itself), ignoring edge direction."""
+    found = indexed(G)
+    return dict(zip(found.nodes, found.graph.degree()))
 
 
 def pagerank(G: nx.Graph, alpha: float = 0.85, tol: float = 1e-10, max_iter: int = 200,
              digits: int = 6) -> dict[Node, float]:
-    """PageRank on the undirected, unweighted view (numpy power iteration, no scipy)."""
-    U = undirected(G)
-    nodes = list(U)
-    n = len(nodes)
+    """PageRank on the simple undirected, unweighted graph (numpy power iteration)."""
+    found = indexed(G)
+    n = len(found.nodes)
     if n == 0:
         return {}
-    index = {node: i for i, node in enumerate(nodes)}
-    pairs = [(index[u], index[v]) for u, v in U.edges() if u != v]
-    src = np.array([p[0] for p in pairs] + [p[1] for p in pairs], dtype=np.int64)
-    dst = np.array([p[1] for p in pairs] + [p[0] for p in pairs], dtype=np.int64)
+    pairs = np.array(found.graph.get_edgelist(), dtype=np.int64).reshape(-1, 2)
+    src, dst = np.concatenate((pairs[:, 0], pairs[:, 1])), np.concatenate((pairs[:, 1], pairs[:, 0]))
     out = np.bincount(src, minlength=n).astype(float)
     rank = np.full(n, 1.0 / n)
     for _ in range(max_iter):
@@ -73,7 +100,7 @@ def pagerank(G: nx.Graph, alpha: float = 0.85, tol: float = 1e-10, max_iter: int
         rank = new
         if done:
             break
-    return {node: round(float(rank[i]), digits) for i, node in enumerate(nodes)}
+    return {node: round(float(rank[i]), digits) for i, node in enumerate(found.nodes)}
 
 
 def communities(G: nx.Graph, seed: int = 42) -> dict[Node, int]:
@@ -82,43 +109,46 @@ def communities(G: nx.Graph, seed: int = 42) -> dict[Node, int]:
 
 
 def _louvain(G: nx.Graph, seed: int) -> dict[Node, int]:
-    """Louvain on the undirected view, numbered as `communities` says."""
-    U = undirected(G)
-    if U.number_of_nodes() == 0:
+    """Louvain (igraph multilevel) on the simple undirected graph, numbered as `communities` says."""
+    found = indexed(G)
+    if not found.nodes:
         return {}
-    # Louvain iterates sets of nodes; string hashes differ between runs, integer hashes do not.
-    labels = list(U)
-    numbered = nx.convert_node_labels_to_integers(U, ordering="default")
-    groups = [{labels[i] for i in group}
-              for group in nx.community.louvain_communities(numbered, weight="weight", seed=seed)]
-    ordered = sorted(groups, key=lambda group: (-len(group), min(str(n) for n in group)))
+    with seeded(seed):
+        membership = found.graph.community_multilevel().membership
+    groups: dict[int, list[Node]] = {}
+    for node, group in zip(found.nodes, membership):
+        groups.setdefault(group, []).append(node)
+    ordered = sorted(groups.values(), key=lambda group: (-len(group), min(str(n) for n in group)))
     return {node: number for number, group in enumerate(ordered) for node in group}
 
 
-def positions(G: nx.Graph, seed: int = 42, community: Mapping[Node, int] | None = None,
-              digits: int = 1) -> dict[Node, tuple[float, float]]:
-    """Deterministic (x, y) for every node, rounded to `digits` decimals."""
-    if community is None and G.number_of_nodes() > SPRING_LIMIT:
-        return dict(memo(G, ("positions", seed, digits), lambda: positions(G, seed, communities(G, seed), digits)))
-    U = undirected(G)
-    if U.number_of_nodes() <= SPRING_LIMIT:
-        raw = spring(U, seed)
+def positions(G: nx.Graph, seed: int = 42, digits: int = 1) -> dict[Node, tuple[float, float]]:
+    """Deterministic (x, y) for every node, rounded to `digits` decimals (computed once per graph)."""
+    return dict(memo(G, ("positions", seed, digits), lambda: _positions(G, seed, digits)))
+
+
+def _positions(G: nx.Graph, seed: int, digits: int) -> dict[Node, tuple[float, float]]:
+    """One force-directed layout when small, else communities packed on a spiral."""
+    found = indexed(G)
+    if len(found.nodes) <= SPRING_LIMIT:
+        raw = dict(zip(found.nodes, spring(found.graph, seed)))
     else:
-        raw = clustered(U, seed, community)
+        raw = clustered(G, seed, communities(G, seed))
     return {node: (round(float(x), digits) + 0.0, round(float(y), digits) + 0.0)
             for node, (x, y) in ((node, raw[node]) for node in G)}
 
 
-def spring(U: nx.Graph, seed: int, iterations: int = 50) -> dict[Node, tuple[float, float]]:
-    """Fruchterman-Reingold positions centred on 0, spread by the number of nodes."""
-    n = U.number_of_nodes()
-    if n == 0:
-        return {}
-    if n == 1:
-        return {next(iter(U)): (0.0, 0.0)}
+def spring(graph: igraph.Graph, seed: int, iterations: int = SPRING_ITERATIONS) -> np.ndarray:
+    """Fruchterman-Reingold (x, y) rows centred on 0 and spread by the number of vertices."""
+    n = graph.vcount()
+    if n <= 1:
+        return np.zeros((n, 2))
+    with seeded(seed):
+        raw = np.array(graph.layout_fruchterman_reingold(niter=iterations, grid="nogrid").coords, dtype=float)
+    raw -= raw.mean(axis=0)
+    extent = np.abs(raw).max()
     radius = SPACING * math.sqrt(n) / 2
-    pos = nx.spring_layout(U, seed=seed, method="force", weight=None, scale=radius, iterations=iterations)
-    return {node: (float(x), float(y)) for node, (x, y) in pos.items()}
+    return raw * (radius / extent) if extent > 0 else raw
 
 
 def spiral(count: int, start: int = 0) -> np.ndarray:
@@ -128,42 +158,35 @@ def spiral(count: int, start: int = 0) -> np.ndarray:
     return np.column_stack((radius * np.cos(k * GOLDEN_ANGLE), radius * np.sin(k * GOLDEN_ANGLE)))
 
 
-def clustered(U: nx.Graph, seed: int, community: Mapping[Node, int]) -> dict[Node, tuple[float, float]]:
+def clustered(G: nx.Graph, seed: int, community: Mapping[Node, int]) -> dict[Node, tuple[float, float]]:
     """Communities packed on a spiral, each laid out alone (spring if small, else a spiral)."""
-    members: dict[int, list[Node]] = {}
-    for node in U:
-        members.setdefault(community[node], []).append(node)
+    found = indexed(G)
+    members: dict[int, list[int]] = {}
+    for vertex, node in enumerate(found.nodes):
+        members.setdefault(community[node], []).append(vertex)
     pos: dict[Node, tuple[float, float]] = {}
     filled = 0.0  # area used so far, in units of SPACING²
     for number in sorted(members):
-        nodes = members[number]
-        size = len(nodes)
+        vertices = members[number]
+        size = len(vertices)
         radius = math.sqrt(filled + size / 2) / math.sqrt(math.pi) * SPACING * 1.15
         angle = number * GOLDEN_ANGLE
         centre = (radius * math.cos(angle), radius * math.sin(angle)) if filled else (0.0, 0.0)
         filled += size * 1.3
-        for node, (x, y) in local_layout(U, nodes, seed).items():
-            pos[node] = (centre[0] + x, centre[1] + y)
+        for vertex, (x, y) in zip(vertices, local_layout(found.graph, vertices, seed)):
+            pos[found.nodes[vertex]] = (centre[0] + x, centre[1] + y)
     return pos
 
 
-def local_layout(U: nx.Graph, nodes: list[Node], seed: int) -> dict[Node, tuple[float, float]]:
-    """Positions of one community around (0, 0): spring when small, hubs-first spiral when large."""
-    if len(nodes) <= SPRING_LIMIT:
-        return spring(ordered_subgraph(U, nodes), seed, iterations=35)
-    order = sorted(nodes, key=lambda node: (-len(U[node]), str(node)))
-    points = spiral(len(order)) * SPACING
-    return {node: (float(x), float(y)) for node, (x, y) in zip(order, points)}
-
-
-def ordered_subgraph(U: nx.Graph, nodes: list[Node]) -> nx.Graph:
-    """The subgraph on `nodes`, iterating in their given order (a networkx subgraph view may
-    iterate its node set in hash order, which differs between runs)."""
-    keep = set(nodes)
-    sub = nx.Graph()
-    sub.add_nodes_from(nodes)
-    sub.add_edges_from((u, v) for u in nodes for v in U[u] if v in keep)
-    return sub
+def local_layout(graph: igraph.Graph, vertices: list[int], seed: int) -> np.ndarray:
+    """Rows of positions of one community around (0, 0): spring when small, hubs-first spiral when large."""
+    if len(vertices) <= SPRING_LIMIT:
+        return spring(graph.induced_subgraph(vertices, implementation="create_from_scratch"), seed)
+    degree = graph.degree(vertices)
+    order = sorted(range(len(vertices)), key=lambda i: (-degree[i], vertices[i]))
+    points = np.empty((len(vertices), 2))
+    points[order] = spiral(len(vertices)) * SPACING
+    return points
 
 
 def node_metrics(G: nx.Graph, seed: int = 42) -> dict[Node, dict[str, float | int]]:
@@ -171,7 +194,7 @@ def node_metrics(G: nx.Graph, seed: int = 42) -> dict[Node, dict[str, float | in
     community = communities(G, seed)
     degree = degrees(G)
     rank = pagerank(G)
-    pos = positions(G, seed, community)
+    pos = positions(G, seed)
     return {node: {"community": community[node], "degree": degree[node], "pagerank": rank[node],
                    "x": pos[node][0], "y": pos[node][1], "size": node_size(degree[node])}
             for node in G}
