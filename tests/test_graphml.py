@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Callable
 
 import networkx as nx
 import pytest
@@ -11,7 +12,6 @@ import pytest
 from kg.exporters.graphml import write_graphml
 from kg.registry import exporters
 from kg.views import VIEWS
-from test_layout_views import PAPERS, assert_stable_output, build_graph
 
 NS = "{http://graphml.graphdrawing.org/xmlns}"
 ALLOWED_TYPES = {"boolean", "int", "long", "float", "double", "string"}
@@ -23,11 +23,14 @@ DIRTY = [("p9", "Noisy\x0btitle\x0c", "We test Wumpnet\x00 on page\x0cbreaks & <
           [("Wumpnet", "model", "used")])]
 
 
-def write(tmp_path: Path, view: str = "full", papers=PAPERS) -> Path:
-    """Write a test graph's view and return the path."""
-    path = tmp_path / f"{view}.graphml"
-    write_graphml(build_graph([*papers]), path, view=view)
-    return path
+@pytest.fixture
+def write(tmp_path: Path, make_graph) -> Callable[..., Path]:
+    """A writer of the test graph's views (with optional extra papers) returning the path."""
+    def write_view(view: str = "full", extra=()) -> Path:
+        path = tmp_path / f"{view}.graphml"
+        write_graphml(make_graph(extra), path, view=view)
+        return path
+    return write_view
 
 
 def keys_and_data(path: Path) -> tuple[dict[str, ET.Element], ET.Element]:
@@ -38,8 +41,8 @@ def keys_and_data(path: Path) -> tuple[dict[str, ET.Element], ET.Element]:
 
 
 @pytest.mark.parametrize("view", VIEWS)
-def test_keys_are_declared_once_with_gephi_types(tmp_path, view):
-    keys, _ = keys_and_data(write(tmp_path, view))
+def test_keys_are_declared_once_with_gephi_types(write, view):
+    keys, _ = keys_and_data(write(view))
     names = {"node": [], "edge": []}
     for key in keys.values():
         assert key.get("for") in names, key.attrib
@@ -51,8 +54,8 @@ def test_keys_are_declared_once_with_gephi_types(tmp_path, view):
 
 
 @pytest.mark.parametrize("view", VIEWS)
-def test_data_is_declared_typed_finite_and_never_empty(tmp_path, view):
-    keys, graph = keys_and_data(write(tmp_path, view))
+def test_data_is_declared_typed_finite_and_never_empty(write, view):
+    keys, graph = keys_and_data(write(view))
     for element in [*graph.iter(f"{NS}node"), *graph.iter(f"{NS}edge")]:
         seen = set()
         for data in element.iter(f"{NS}data"):
@@ -70,8 +73,8 @@ def test_data_is_declared_typed_finite_and_never_empty(tmp_path, view):
 
 
 @pytest.mark.parametrize("view", VIEWS)
-def test_edge_ids_are_unique_and_endpoints_exist(tmp_path, view):
-    _, graph = keys_and_data(write(tmp_path, view))
+def test_edge_ids_are_unique_and_endpoints_exist(write, view):
+    _, graph = keys_and_data(write(view))
     nodes = [node.get("id") for node in graph.iter(f"{NS}node")]
     edges = list(graph.iter(f"{NS}edge"))
     assert len(nodes) == len(set(nodes))
@@ -81,8 +84,8 @@ def test_edge_ids_are_unique_and_endpoints_exist(tmp_path, view):
     assert graph.get("edgedefault") == ("directed" if view == "full" else "undirected")
 
 
-def test_reserved_names_only_carry_visual_data(tmp_path):
-    G = nx.read_graphml(write(tmp_path))
+def test_reserved_names_only_carry_visual_data(write):
+    G = nx.read_graphml(write())
     for node, data in G.nodes(data=True):
         assert set(RESERVED["node"]) <= set(data)
         assert all(0 <= data[c] <= 255 and isinstance(data[c], int) for c in "rgb")
@@ -102,24 +105,24 @@ def test_reserved_names_only_carry_visual_data(tmp_path):
     assert relation["evidence_paper"] == "p1" and "Zorbnet" in relation["evidence"]
 
 
-def test_paper_view_weights_and_shared_list(tmp_path):
-    G = nx.read_graphml(write(tmp_path, "papers"))
+def test_paper_view_weights_and_shared_list(write):
+    G = nx.read_graphml(write("papers"))
     edge = G.edges["paper:p1", "paper:p2"]
     assert edge["weight"] == 2.0 and edge["shared"] == "Quux corpus; Zorbnet"
 
 
 @pytest.mark.parametrize("view", VIEWS)
-def test_igraph_reads_every_view(tmp_path, view):
+def test_igraph_reads_every_view(write, view):
     igraph = pytest.importorskip("igraph")
-    path = write(tmp_path, view)
+    path = write(view)
     loaded = igraph.Graph.Read_GraphML(str(path))
     H = nx.read_graphml(path)
     assert loaded.vcount() == H.number_of_nodes() and loaded.ecount() == H.number_of_edges()
     assert "label" in loaded.vs.attributes() and "weight" in loaded.es.attributes()
 
 
-def test_control_characters_are_stripped_and_markup_escaped(tmp_path):
-    path = write(tmp_path, papers=PAPERS + DIRTY)
+def test_control_characters_are_stripped_and_markup_escaped(write):
+    path = write(extra=DIRTY)
     raw = path.read_bytes()
     assert not any(byte in raw for byte in (b"\x00", b"\x0b", b"\x0c"))
     G = nx.read_graphml(path)
@@ -127,9 +130,9 @@ def test_control_characters_are_stripped_and_markup_escaped(tmp_path):
     assert G.nodes["paper:p9"]["abstract"] == "We test Wumpnet on pagebreaks & <tags>."
 
 
-def test_structure_with_lxml(tmp_path):
+def test_structure_with_lxml(write):
     etree = pytest.importorskip("lxml.etree")
-    root = etree.parse(str(write(tmp_path)), etree.XMLParser(huge_tree=True)).getroot()
+    root = etree.parse(str(write()), etree.XMLParser(huge_tree=True)).getroot()
     children = [etree.QName(child).localname for child in root]
     assert children == ["key"] * (len(children) - 1) + ["graph"]
     graph = root[-1]
@@ -139,8 +142,8 @@ def test_structure_with_lxml(tmp_path):
         assert all(etree.QName(d).localname == "data" for d in child)
 
 
-def test_output_is_byte_identical_across_runs_and_hash_seeds(tmp_path):
-    assert_stable_output("kg.exporters.graphml.write_graphml", tmp_path, ".graphml")
+def test_output_is_byte_identical_across_runs_and_hash_seeds(stable_output):
+    stable_output("kg.exporters.graphml.write_graphml", ".graphml")
 
 
 def test_registered_as_graphml():

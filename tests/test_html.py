@@ -12,7 +12,6 @@ from kg.check import external_references
 from kg.exporters.html import render_html, write_html
 from kg.registry import exporters
 from tests.consumers import browser, click_node, search  # noqa: F401  (browser is a fixture)
-from test_layout_views import PAPERS, assert_stable_output, build_graph
 
 XSS = "<script>alert(1)</script> and <img src=x onerror=alert(1)>"
 EVIL = [("p7", "Evil </script> title", f"🚀 We test Snarknet on {XSS}. Snarknet wins.",
@@ -25,47 +24,49 @@ def embedded(html: str) -> dict:
     return json.loads(match.group(1))
 
 
-def page(papers=PAPERS + EVIL, **kwargs) -> str:
-    """The page for a test graph."""
-    return render_html(build_graph(papers), **kwargs)
+@pytest.fixture
+def graph(make_graph) -> nx.DiGraph:
+    """The test graph with the hostile paper."""
+    return make_graph(EVIL)
 
 
-def test_no_external_references():
-    html = page()
+@pytest.fixture
+def html(graph: nx.DiGraph) -> str:
+    """The page for the test graph with the hostile paper."""
+    return render_html(graph)
+
+
+def test_no_external_references(html):
     assert external_references(html) == []
     assert "default-src 'none'" in html  # CSP: the browser itself refuses any fetch
 
 
-def test_vis_network_is_inlined():
-    html = page()
+def test_vis_network_is_inlined(html):
     assert "vis-network" in html and "new vis.Network(" in html and "9.1.2" in html
     assert len(html) > 400_000
 
 
-def test_embedded_data_matches_graph_and_has_positions():
-    G = build_graph(PAPERS + EVIL)
-    data = embedded(render_html(G))
-    assert [n["id"] for n in data["nodes"]] == list(G)
-    assert [n["label"] for n in data["nodes"]] == [G.nodes[n]["label"] for n in G]
+def test_embedded_data_matches_graph_and_has_positions(graph, html):
+    data = embedded(html)
+    assert [n["id"] for n in data["nodes"]] == list(graph)
+    assert [n["label"] for n in data["nodes"]] == [graph.nodes[n]["label"] for n in graph]
     assert all(isinstance(n["x"], float) and isinstance(n["y"], float) for n in data["nodes"])
-    assert sorted(n["rank"] for n in data["nodes"]) == list(range(len(G)))
-    assert len(data["edges"]) == G.number_of_edges()
+    assert sorted(n["rank"] for n in data["nodes"]) == list(range(len(graph)))
+    assert len(data["edges"]) == graph.number_of_edges()
     assert data["options"]["physics"]["enabled"] is False
     assert all("href" not in str(n.get("title", "")) for n in data["nodes"])
     assert data["meta"]["limit"] == 1500 and data["meta"]["counts"]["paper"] == 4
 
 
-def test_abstract_segments_use_code_points_and_highlight_mentions():
-    G = build_graph(PAPERS + EVIL)
-    nodes = embedded(render_html(G))["nodes"]
+def test_abstract_segments_use_code_points_and_highlight_mentions(graph, html):
+    nodes = embedded(html)["nodes"]
     evil = next(n for n in nodes if n["id"] == "paper:p7")
-    assert "".join(s[0] for s in evil["segments"]) == G.nodes["paper:p7"]["abstract"]
+    assert "".join(s[0] for s in evil["segments"]) == graph.nodes["paper:p7"]["abstract"]
     highlighted = [(s[0], nodes[s[1]]["id"]) for s in evil["segments"] if len(s) == 2]
     assert highlighted == [("Snarknet", "model:snarknet")]
 
 
-def test_hostile_text_appears_only_escaped():
-    html = page()
+def test_hostile_text_appears_only_escaped(html):
     for needle in ("<script>alert(1)", "<img src=x", "</script> title", "onerror=alert(1)>"):
         assert needle not in html
     assert "\\u003cscript\\u003ealert(1)\\u003c/script\\u003e" in html
@@ -84,17 +85,17 @@ def test_large_graph_opens_on_top_nodes_by_degree():
     assert {n["type"] for n in top} == {"task"}
 
 
-def test_output_is_byte_identical_across_runs_and_hash_seeds(tmp_path):
-    assert_stable_output("kg.exporters.html.write_html", tmp_path, ".html")
+def test_output_is_byte_identical_across_runs_and_hash_seeds(stable_output):
+    stable_output("kg.exporters.html.write_html", ".html")
 
 
 def test_registered_as_html():
     assert exporters.get("html") is write_html
 
 
-def test_page_in_headless_chromium(browser, tmp_path):
+def test_page_in_headless_chromium(browser, graph, tmp_path):
     path = tmp_path / "graph.html"
-    write_html(build_graph(PAPERS + EVIL), path)
+    write_html(graph, path)
     session, start = open_page(browser, path)
     assert js(browser, session, CANVAS_PIXELS) > 500
     # Search: type a query and press Enter; the panel opens on the match.

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,73 +12,12 @@ import pytest
 
 from kg import layout
 from kg.graph import to_networkx
-from kg.types import Entity, Link, Mention, MentionRelation, Paper, Relation, Source
+from kg.types import Entity, Link, Paper
 from kg.views import VIEWS, project
 
-# (paper id, title, abstract, [(surface, type, role)]) — invented text, not the seed abstracts.
-PAPERS = [
-    ("p1", "Zorbnet for glimmer parsing",
-     "We propose Zorbnet, a parser. Zorbnet is evaluated on the Quux corpus with F-score.",
-     [("Zorbnet", "model", "proposed"), ("Quux corpus", "dataset", "used"), ("F-score", "metric", "used")]),
-    ("p2", None,
-     "Glimmer parsing is hard. We fine-tune Zorbnet on the Quux corpus.",
-     [("Glimmer parsing", "task", "used"), ("Zorbnet", "model", "used"), ("Quux corpus", "dataset", "used")]),
-    ("p3", "A lone study", "We introduce the Blorp method for glimmer parsing.",
-     [("Blorp method", "method", "proposed"), ("glimmer parsing", "task", "used")]),
-]
 
-
-def slug(text: str) -> str:
-    """A lower-case id slug."""
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-
-
-def mention(paper: str, abstract: str, surface: str, kind: str, role: str) -> Mention:
-    """The first occurrence of `surface` in `abstract` as a mention spanning its sentence."""
-    start = abstract.index(surface)
-    sentence_start = abstract.rfind(". ", 0, start) + 2 if ". " in abstract[:start] else 0
-    end_dot = abstract.find(".", start + len(surface))
-    return Mention(paper, start, start + len(surface), surface, kind, role, sentence_start,
-                   end_dot + 1 if end_dot >= 0 else len(abstract), "test", surface)
-
-
-def build_graph(papers=PAPERS, relations: bool = True, **paper_fields) -> nx.DiGraph:
-    """A graph from (id, title, abstract, mentions) tuples via `kg.graph.to_networkx`."""
-    records, entities, links, by_entity = [], {}, [], {}
-    for pid, title, abstract, spans in papers:
-        records.append(Paper(pid, abstract, (Source(f"{pid}.txt", 1),), title=title,
-                             year=2024 if title else None, **paper_fields.get(pid, {})))
-        for surface, kind, role in spans:
-            entity_id = f"{kind}:{slug(surface)}"
-            entities.setdefault(entity_id, Entity(entity_id, kind, surface, (surface.upper(),)))
-            found = mention(pid, abstract, surface, kind, role)
-            links.append(Link(pid, entity_id, role, (found,)))
-            by_entity.setdefault((pid, entity_id), found)
-    stated = []
-    if relations:
-        source, target = by_entity[("p1", "model:zorbnet")], by_entity[("p1", "dataset:quux-corpus")]
-        stated.append(Relation("model:zorbnet", "evaluated_on", "dataset:quux-corpus",
-                               (MentionRelation("p1", "evaluated_on", source, target),)))
-    return to_networkx(records, entities.values(), links, stated)
-
-
-def assert_stable_output(writer: str, tmp_path: Path, suffix: str) -> None:
-    """`kg.exporters.<module>.write_<fmt>(build_graph(), path)` gives the same bytes twice and
-    under another PYTHONHASHSEED (a fresh interpreter)."""
-    module, function = writer.rsplit(".", 1)
-    script = (f"import sys; from test_layout_views import build_graph; from {module} import {function}; "
-              f"{function}(build_graph(), sys.argv[1])")
-    tests = Path(__file__).parent
-    for name, seed in (("a", "0"), ("b", "0"), ("c", "12345")):
-        env = {**os.environ, "PYTHONHASHSEED": seed,
-               "PYTHONPATH": os.pathsep.join([str(tests), str(tests.parent), os.environ.get("PYTHONPATH", "")])}
-        subprocess.run([sys.executable, "-c", script, str(tmp_path / f"{name}{suffix}")], check=True, env=env)
-    outputs = {(tmp_path / f"{name}{suffix}").read_bytes() for name in "abc"}
-    assert len(outputs) == 1
-
-
-def test_positions_are_deterministic_rounded_and_complete():
-    G = build_graph()
+def test_positions_are_deterministic_rounded_and_complete(make_graph):
+    G = make_graph()
     first, second = layout.positions(G, seed=7), layout.positions(G, seed=7)
     assert first == second and set(first) == set(G)
     for x, y in first.values():
@@ -96,16 +34,16 @@ def test_large_graph_uses_community_layout_and_stays_deterministic():
     assert len(set(first.values())) == G.number_of_nodes()
 
 
-def test_communities_are_numbered_by_size_then_smallest_node():
+def test_communities_are_numbered_by_size_then_smallest_node(make_graph):
     G = nx.Graph([("a", "b"), ("b", "c"), ("c", "a"), ("x", "y")])
     G.add_node("lonely")
     found = layout.communities(G, seed=1)
     assert found == {"a": 0, "b": 0, "c": 0, "x": 1, "y": 1, "lonely": 2}
-    assert layout.communities(build_graph()) == layout.communities(build_graph())
+    assert layout.communities(make_graph()) == layout.communities(make_graph())
 
 
-def test_degree_and_pagerank_on_the_undirected_view():
-    G = build_graph()
+def test_degree_and_pagerank_on_the_undirected_view(make_graph):
+    G = make_graph()
     degree = layout.degrees(G)
     assert degree["model:zorbnet"] == 3  # two papers and the relation to the dataset
     assert degree["paper:p3"] == 2
@@ -132,13 +70,13 @@ def test_colors_and_sizes():
     assert layout.node_size(4) > layout.node_size(1)
 
 
-def test_full_view_is_the_graph_itself():
-    G = build_graph()
+def test_full_view_is_the_graph_itself(make_graph):
+    G = make_graph()
     assert project(G, "full") is G
 
 
-def test_paper_view_counts_shared_entities():
-    G = build_graph()
+def test_paper_view_counts_shared_entities(make_graph):
+    G = make_graph()
     H = project(G, "papers")
     assert not H.is_directed() and set(H) == {"paper:p1", "paper:p2", "paper:p3"}
     edge = H.edges["paper:p1", "paper:p2"]
@@ -147,8 +85,8 @@ def test_paper_view_counts_shared_entities():
     assert not H.has_edge("paper:p1", "paper:p3")
 
 
-def test_entity_view_counts_papers_naming_both():
-    G = build_graph()
+def test_entity_view_counts_papers_naming_both(make_graph):
+    G = make_graph()
     H = project(G, "entities")
     assert all(H.nodes[n]["kind"] == "entity" for n in H)
     assert H.edges["model:zorbnet", "dataset:quux-corpus"]["weight"] == 2
@@ -156,8 +94,8 @@ def test_entity_view_counts_papers_naming_both():
     assert not H.has_edge("model:zorbnet", "method:blorp-method")
 
 
-def test_projection_leaves_the_graph_untouched():
-    G = build_graph()
+def test_projection_leaves_the_graph_untouched(make_graph):
+    G = make_graph()
     before = (nx.to_dict_of_dicts(G), dict(G.nodes(data=True)))
     project(G, "papers")["paper:p1"]
     H = project(G, "entities")
@@ -165,9 +103,9 @@ def test_projection_leaves_the_graph_untouched():
     assert (nx.to_dict_of_dicts(G), dict(G.nodes(data=True))) == before
 
 
-def test_unknown_view_names_the_choices():
+def test_unknown_view_names_the_choices(make_graph):
     with pytest.raises(ValueError, match="full, papers, entities"):
-        project(build_graph(), "bogus")
+        project(make_graph(), "bogus")
     assert VIEWS == ("full", "papers", "entities")
 
 
