@@ -97,7 +97,23 @@ def batch_keys(rows: list[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray], li
     return unique, [inverse[a:b] for a, b in zip(bounds[:-1], bounds[1:])], where
 
 
-class CachedAttributeRuler:
+class BatchComponent:
+    """A pipeline component that annotates a whole batch of documents at once."""
+
+    def __call__(self, doc: Doc) -> Doc:
+        """Annotate one document."""
+        return self._batch([doc])[0]
+
+    def pipe(self, docs: Iterable[Doc], batch_size: int = 128) -> Iterator[Doc]:
+        """Annotate documents batch by batch."""
+        for batch in minibatch(docs, size=batch_size):
+            yield from self._batch(list(batch))
+
+    def _batch(self, docs: list[Doc]) -> list[Doc]:
+        raise NotImplementedError
+
+
+class CachedAttributeRuler(BatchComponent):
     """The attribute ruler's result per token window, looked up instead of matched."""
 
     def __init__(self, ruler: Any) -> None:
@@ -111,15 +127,6 @@ class CachedAttributeRuler:
             raise ValueError(f"unsupported attributes set by the ruler: {self.columns}")
         self.known: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}
         self.computed = 0  # windows the stock ruler has annotated
-
-    def __call__(self, doc: Doc) -> Doc:
-        """Annotate one document."""
-        return next(iter(self.pipe([doc])))
-
-    def pipe(self, docs: Iterable[Doc], batch_size: int = 128) -> Iterator[Doc]:
-        """Annotate documents batch by batch."""
-        for batch in minibatch(docs, size=batch_size):
-            yield from self._batch(list(batch))
 
     def _batch(self, docs: list[Doc]) -> list[Doc]:
         """Look up the result of every window of the batch, computing those never seen."""
@@ -169,7 +176,7 @@ class CachedAttributeRuler:
         return mask, np.where(mask, final.astype(np.uint64), np.uint64(0))
 
 
-class CachedLemmatizer:
+class CachedLemmatizer(BatchComponent):
     """The lemmatizer's result per (orth, pos, morph), looked up instead of recomputed."""
 
     KEY = [ORTH, POS, MORPH, LEMMA]
@@ -179,15 +186,6 @@ class CachedLemmatizer:
             raise ValueError(f"unsupported lemmatizer mode {getattr(lemmatizer, 'mode', None)!r}")
         self.lemmatizer, self.name = lemmatizer, getattr(lemmatizer, "name", "lemmatizer")
         self.known: dict[bytes, int] = {}
-
-    def __call__(self, doc: Doc) -> Doc:
-        """Lemmatise one document."""
-        return next(iter(self.pipe([doc])))
-
-    def pipe(self, docs: Iterable[Doc], batch_size: int = 128) -> Iterator[Doc]:
-        """Lemmatise documents batch by batch."""
-        for batch in minibatch(docs, size=batch_size):
-            yield from self._batch(list(batch))
 
     def _batch(self, docs: list[Doc]) -> list[Doc]:
         """Set the lemma of every token that has none (or of all, if the lemmatizer overwrites)."""
