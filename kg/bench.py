@@ -36,7 +36,7 @@ class Measurement:
     stages: dict[str, float] = field(default_factory=dict)
     peak_rss_mb: float = 0.0  # this process (ru_maxrss)
     peak_children_mb: float = 0.0  # the largest worker process (ru_maxrss of children)
-    peak_tree_mb: float = 0.0  # sampled sum over the process and all its descendants
+    peak_tree_mb: float = 0.0  # sampled sum of PSS over the process and its descendants (shared pages split)
     note: str = ""
 
     @property
@@ -45,7 +45,12 @@ class Measurement:
 
 
 class TreeMemory:
-    """Sample the resident memory of this process and its descendants in a thread."""
+    """Sample the memory of this process and its descendants in a thread.
+
+    Summed as PSS (proportional set size: a page shared by k processes counts 1/k in each), so
+    forked children sharing the parent's pages copy-on-write are not counted twice; RSS where
+    the platform has no PSS.
+    """
 
     def __init__(self, interval: float = 0.2) -> None:
         self.interval, self.peak, self._stop = interval, 0, threading.Event()
@@ -69,17 +74,23 @@ class TreeMemory:
             total = 0
             for proc in [me, *me.children(recursive=True)]:
                 try:
-                    total += proc.memory_info().rss
+                    total += proportional(proc)
                 except psutil.Error:
                     pass
             self.peak = max(self.peak, total)
+
+
+def proportional(proc: Any) -> int:
+    """A psutil process's PSS in bytes, or its RSS when PSS is unavailable."""
+    full = proc.memory_full_info()
+    return getattr(full, "pss", None) or full.rss
 
 
 def fill_memory(measurement: Measurement, tree: TreeMemory) -> Measurement:
     """Record ru_maxrss of this process and its children (Linux reports KiB) and the tree peak."""
     measurement.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     measurement.peak_children_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    measurement.peak_tree_mb = max(tree.peak / 2**20, measurement.peak_rss_mb)
+    measurement.peak_tree_mb = tree.peak / 2**20
     return measurement
 
 

@@ -112,9 +112,10 @@ def report(results: list[Measurement], jobs: int) -> None:
     """Print medians per measurement, per stage, and the ratios against the targets."""
     merged = medians(results)
     runs = max(len([m for m in results if m.label == label]) for label in merged)
-    table = Table("measurement", "docs", "seconds", "docs/s", "RSS MB", "worker MB", "tree MB",
+    table = Table("measurement", "docs", "seconds", "docs/s", "RSS MB", "worker MB", "tree PSS MB",
                   title=f"median of {runs} run(s); RSS = peak of the build process, worker = largest child, "
-                        "tree = sampled sum over all processes")
+                        "tree PSS = sampled peak of the summed proportional set size of all processes "
+                        "(shared pages counted once)")
     for m in merged.values():
         table.add_row(m.label, str(m.docs), f"{m.seconds:.2f}", f"{m.docs_per_second:.1f}", f"{m.peak_rss_mb:.0f}",
                       f"{m.peak_children_mb:.0f}", f"{m.peak_tree_mb:.0f}")
