@@ -131,40 +131,15 @@ def run_serial(spec: WorkerSpec, papers: Iterable[Paper]) -> Iterator[Extraction
 
 
 def run_processes(spec: WorkerSpec, papers: Sequence[Paper], options: EngineOptions) -> Iterator[Extraction]:
-    """On `jobs` processes: this one and `jobs - 1` spawned workers, all taking chunks as they free up."""
+    """On `jobs` spawned processes, a bounded number of chunks in flight."""
     import multiprocessing
 
-    work = list(chunks(papers, options.chunk))
-    helpers = min(options.jobs, len(work)) - 1
-    if helpers < 1:
-        yield from run_serial(spec, papers)
-        return
+    jobs = min(options.jobs, -(-len(papers) // options.chunk))
     context = multiprocessing.get_context("spawn")  # no fork of a threaded parent
-    with context.Pool(helpers, initializer=worker_state, initargs=(spec,)) as pool:
-        yield from shared(work, lambda chunk: pool.apply_async(extract_chunk, (spec, chunk)),
-                          lambda chunk: extract_chunk(spec, chunk), options.in_flight or 2 * helpers + 1)
-
-
-def shared(work: list[list[Paper]], submit: Callable[[list[Paper]], Any],
-           run_here: Callable[[list[Paper]], list[Extraction]], window: int) -> Iterator[Extraction]:
-    """The results of `work` in order: `window` chunks submitted ahead, and whenever the oldest
-    submitted chunk is not done yet, this process extracts the next chunk itself."""
-    pending: deque = deque()  # per chunk in order: an async result, or the finished list
-    remote, next_chunk = 0, 0
-    while pending or next_chunk < len(work):
-        while next_chunk < len(work) and remote < window:
-            pending.append(submit(work[next_chunk]))
-            remote, next_chunk = remote + 1, next_chunk + 1
-        head = pending[0]
-        if isinstance(head, list) or head.ready() or next_chunk >= len(work):
-            pending.popleft()
-            if not isinstance(head, list):
-                remote -= 1
-                head = head.get()
-            yield from head
-        else:
-            pending.append(run_here(work[next_chunk]))
-            next_chunk += 1
+    with context.Pool(jobs, initializer=worker_state, initargs=(spec,)) as pool:
+        submit = lambda chunk: pool.apply_async(extract_chunk, (spec, chunk))  # noqa: E731
+        yield from ordered(map(submit, chunks(papers, options.chunk)), options.in_flight or 2 * jobs + 2,
+                           lambda pending: pending.get())
 
 
 def ordered(tasks: Iterator[Any], window: int, result: Callable[[Any], list[Extraction]]) -> Iterator[Extraction]:

@@ -4,8 +4,7 @@ from __future__ import annotations
 import pytest
 
 from extractors import build_extract
-from kg.engines import (EngineOptions, ExtractSpec, WorkerSpec, chunks, model_fingerprint, ordered, run_extraction,
-                        shared)
+from kg.engines import EngineOptions, ExtractSpec, WorkerSpec, chunks, model_fingerprint, ordered, run_extraction
 from kg.forked import ForkedError, can_fork, run_forked
 from kg.types import Paper
 
@@ -22,42 +21,6 @@ def test_chunks_and_ordered_keep_input_order() -> None:
     assert [len(c) for c in chunks(range(10), 4)] == [4, 4, 2]
     tasks = iter([[1, 2], [3], [4, 5]])
     assert list(ordered(tasks, 2, lambda task: task)) == [1, 2, 3, 4, 5]
-
-
-class SlowResult:
-    """An async result that becomes ready after `polls` calls to ready()."""
-
-    def __init__(self, value: list, polls: int, log: list) -> None:
-        self.value, self.polls, self.log = value, polls, log
-
-    def ready(self) -> bool:
-        self.polls -= 1
-        return self.polls < 0
-
-    def get(self) -> list:
-        self.log.append(("remote", self.value[0]))
-        return self.value
-
-
-def test_shared_work_keeps_order_and_runs_chunks_here_while_waiting() -> None:
-    work = [[i * 10, i * 10 + 1] for i in range(7)]
-    log: list = []
-    in_flight: list[int] = []
-
-    def submit(chunk: list) -> SlowResult:
-        in_flight.append(sum(1 for kind, _ in log if kind == "submitted") - sum(1 for kind, _ in log if kind == "remote"))
-        log.append(("submitted", chunk[0]))
-        return SlowResult(chunk, polls=2, log=log)
-
-    def run_here(chunk: list) -> list:
-        log.append(("here", chunk[0]))
-        return list(chunk)
-
-    assert list(shared(work, submit, run_here, window=2)) == [x for chunk in work for x in chunk]
-    here = {first for kind, first in log if kind == "here"}
-    remote = {first for kind, first in log if kind == "remote"}
-    assert here and remote and here | remote == {chunk[0] for chunk in work} and not here & remote
-    assert max(in_flight) < 2  # never more than `window` submitted chunks pending
 
 
 def test_serial_extraction_follows_the_papers() -> None:
