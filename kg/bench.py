@@ -52,7 +52,7 @@ class TreeMemory:
     the platform has no PSS.
     """
 
-    def __init__(self, interval: float = 0.2) -> None:
+    def __init__(self, interval: float = 0.5) -> None:
         self.interval, self.peak, self._stop = interval, 0, threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
