@@ -22,6 +22,9 @@ from kg.readers import Corpus, read_corpus
 from kg.registry import exporters, lookup
 
 OUTPUT_STEM = "graph"
+# Above this many nodes exporters run one after another in the build process: forked exporters
+# each end up copying the graph pages they read, which at this size costs more memory than time.
+PARALLEL_EXPORT_NODES = 50_000
 
 
 @dataclass
@@ -71,7 +74,7 @@ def write_exports(graph: nx.DiGraph, out_dir: Path, writers: list[tuple[str, Cal
     out_dir.mkdir(parents=True, exist_ok=True)
     stages = {} if stages is None else stages
     paths = {name: out_dir / f"{OUTPUT_STEM}.{name}" for name, _ in writers}
-    if processes > 1 and len(writers) > 1 and can_fork():
+    if processes > 1 and len(writers) > 1 and can_fork() and graph.number_of_nodes() <= PARALLEL_EXPORT_NODES:
         with stage(stages, "exports (parallel wall)"):
             seconds = run_forked({name: partial(write, graph, paths[name]) for name, write in writers}, processes)
         stages.update((f"export {name}", value) for name, value in seconds.items())

@@ -6,7 +6,10 @@ import networkx as nx
 import pytest
 from typer.testing import CliRunner
 
+import kg.build as build_module
+from kg.build import choose_writers, write_exports
 from kg.cli import app
+from kg.forked import can_fork
 from tests.conftest import ROOT
 
 runner = CliRunner()
@@ -71,3 +74,16 @@ def test_very_long_abstract_is_built_with_a_warning(tmp_path: Path) -> None:
     assert f"long.jsonl#1: abstract of {len(long_text.strip()):,} characters" in result.output
     graph = nx.read_graphml(tmp_path / "o" / "graph.graphml")
     assert graph.nodes["paper:long"]["abstract"] == long_text.strip()
+
+
+@pytest.mark.skipif(not can_fork(), reason="forked exporters need the fork start method")
+def test_exporters_run_forked_in_parallel_unless_the_graph_is_large(make_graph, tmp_path: Path, monkeypatch) -> None:
+    writers = choose_writers(["ttl", "graphml", "html"])
+    parallel: dict[str, float] = {}
+    outputs = write_exports(make_graph(), tmp_path / "a", writers, parallel, processes=2)
+    monkeypatch.setattr(build_module, "PARALLEL_EXPORT_NODES", 3)
+    sequential: dict[str, float] = {}
+    write_exports(make_graph(), tmp_path / "b", writers, sequential, processes=2)
+    assert "exports (parallel wall)" in parallel and "exports (parallel wall)" not in sequential
+    assert set(sequential) == {"export ttl", "export graphml", "export html"}
+    assert [p.read_bytes() for p in outputs] == [(tmp_path / "b" / p.name).read_bytes() for p in outputs]
