@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 import networkx as nx
 
@@ -113,43 +113,48 @@ def data_lines(values: dict[str, Any], keys: dict[str, tuple[str, str]], indent:
     return lines
 
 
-def render(H: nx.Graph, seed: int) -> str:
-    """The whole GraphML document for a graph."""
-    nodes = [(node, data_values) for node, data_values in node_values(H, seed)]
-    edges = list(edge_values(H))
-    node_keys = used_keys(NODE_KEYS, (values for _, values in nodes), 0)
-    edge_keys = used_keys(EDGE_KEYS, (values for _, _, values in edges), len(node_keys))
-    lines = ["<?xml version='1.0' encoding='utf-8'?>",
-             f'<graphml xmlns="{NAMESPACE}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"'
-             f' xsi:schemaLocation="{SCHEMA}">']
+def graphml_lines(H: nx.Graph, seed: int) -> Iterator[str]:
+    """The GraphML document for a graph, line by line (two passes: keys in use, then the data)."""
+    node_keys = used_keys(NODE_KEYS, (values for _, values in node_values(H, seed)), 0)
+    edge_keys = used_keys(EDGE_KEYS, (values for _, _, values in edge_values(H)), len(node_keys))
+    yield "<?xml version='1.0' encoding='utf-8'?>"
+    yield (f'<graphml xmlns="{NAMESPACE}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"'
+           f' xsi:schemaLocation="{SCHEMA}">')
     for domain, keys in (("node", node_keys), ("edge", edge_keys)):
-        lines += [f'  <key id="{key_id}" for="{domain}" attr.name="{name}" attr.type="{kind}"/>'
-                  for name, (key_id, kind) in keys.items()]
-    default = "directed" if H.is_directed() else "undirected"
-    lines.append(f'  <graph id="G" edgedefault="{default}">')
-    for node, values in nodes:
-        lines.append(f'    <node id="{xml_text(str(node), True)}">')
-        lines += data_lines(values, node_keys, "      ") + ["    </node>"]
-    for number, (source, target, values) in enumerate(edges):
-        lines.append(f'    <edge id="e{number}" source="{xml_text(str(source), True)}"'
-                     f' target="{xml_text(str(target), True)}">')
-        lines += data_lines(values, edge_keys, "      ") + ["    </edge>"]
-    lines += ["  </graph>", "</graphml>", ""]
-    return "\n".join(lines)
+        for name, (key_id, kind) in keys.items():
+            yield f'  <key id="{key_id}" for="{domain}" attr.name="{name}" attr.type="{kind}"/>'
+    yield f'  <graph id="G" edgedefault="{"directed" if H.is_directed() else "undirected"}">'
+    for node, values in node_values(H, seed):
+        yield f'    <node id="{xml_text(str(node), True)}">'
+        yield from data_lines(values, node_keys, "      ")
+        yield "    </node>"
+    for number, (source, target, values) in enumerate(edge_values(H)):
+        yield (f'    <edge id="e{number}" source="{xml_text(str(source), True)}"'
+               f' target="{xml_text(str(target), True)}">')
+        yield from data_lines(values, edge_keys, "      ")
+        yield "    </edge>"
+    yield "  </graph>"
+    yield "</graphml>"
 
 
 def used_keys(declared: tuple[tuple[str, str], ...], records: Iterable[dict[str, Any]],
               first_id: int) -> dict[str, tuple[str, str]]:
     """The declared keys that at least one record has a value for, with ids `d<n>`."""
-    records = list(records)
-    present = [(name, kind) for name, kind in declared
-               if any(convert(r.get(name), kind) is not None for r in records)]
-    return {name: (f"d{first_id + i}", kind) for i, (name, kind) in enumerate(present)}
+    missing, present = list(declared), set()
+    for record in records:
+        present.update(name for name, kind in missing if convert(record.get(name), kind) is not None)
+        missing = [(name, kind) for name, kind in missing if name not in present]
+        if not missing:
+            break
+    kept = [(name, kind) for name, kind in declared if name in present]
+    return {name: (f"d{first_id + i}", kind) for i, (name, kind) in enumerate(kept)}
 
 
 def write_graphml(G: nx.DiGraph, path: str | Path, view: str = "full", seed: int = 42) -> None:
-    """Write `view` (full|papers|entities) of the graph as Gephi-ready GraphML, UTF-8."""
-    Path(path).write_text(render(project(G, view), seed), encoding="utf-8", newline="\n")
+    """Write `view` (full|papers|entities) of the graph as Gephi-ready GraphML, UTF-8, streamed."""
+    with Path(path).open("w", encoding="utf-8", newline="\n") as handle:
+        for line in graphml_lines(project(G, view), seed):
+            handle.write(line + "\n")
 
 
 exporters.register("graphml", func=write_graphml)
