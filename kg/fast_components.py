@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 from spacy.attrs import DEP, IDS, LEMMA, MORPH, NORM, ORTH, POS, TAG
@@ -66,21 +66,27 @@ class FeatureSpace:
 
     def features(self, doc: Doc) -> np.ndarray:
         """(tokens, features) with unmentioned strings replaced by OTHER."""
-        values = doc.to_array(self.ids).reshape(len(doc), len(self.ids)).astype(np.uint64)
+        values = token_array(doc, self.ids)
         for column, name in enumerate(self.names):
             if name in STRING_FEATURES and len(doc):
                 unique, inverse = np.unique(values[:, column], return_inverse=True)
-                keep = np.array([self._keeps(name, self._kept[name], int(v)) for v in unique.tolist()])
+                keep = np.array([self._keeps(name, int(v)) for v in unique.tolist()])
                 values[:, column] = np.where(keep[inverse], values[:, column], OTHER)
         return values
 
-    def _keeps(self, name: str, keep: dict[int, bool], value: int) -> bool:
-        """Whether some pattern can tell string `value` apart (memoised)."""
+    def _keeps(self, name: str, value: int) -> bool:
+        """Whether some pattern can tell string `value` of feature `name` apart (memoised)."""
+        keep = self._kept[name]
         if value not in keep:
             text = self.strings[value] if value in self.strings else ""
             keep[value] = value in self.mentioned.get(name, ()) or any(
                 rx.search(text) for rx in self.regexes.get(name, ()))
         return keep[value]
+
+
+def token_array(doc: Doc, attrs: list[int]) -> np.ndarray:
+    """`doc.to_array(attrs)` as a (tokens, attributes) uint64 array, also for one attribute or token."""
+    return doc.to_array(attrs).reshape(len(doc), len(attrs)).astype(np.uint64)
 
 
 def batch_keys(rows: list[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray], list[tuple[int, int]]]:
@@ -98,7 +104,10 @@ def batch_keys(rows: list[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray], li
 
 
 class BatchComponent:
-    """A pipeline component that annotates a whole batch of documents at once."""
+    """A pipeline component that annotates a whole batch of documents at once, remembering the
+    result of every distinct key it has seen (`known`)."""
+
+    known: dict[bytes, Any]
 
     def __call__(self, doc: Doc) -> Doc:
         """Annotate one document."""
@@ -112,12 +121,23 @@ class BatchComponent:
     def _batch(self, docs: list[Doc]) -> list[Doc]:
         raise NotImplementedError
 
+    def results(self, unique: np.ndarray, where: list[tuple[int, int]], docs: list[Doc],
+                compute: Callable[[Doc, int], Any]) -> list[Any]:
+        """The result for each distinct key row, computed from its first token when never seen."""
+        found = []
+        for row, (doc, token) in zip(unique, where):
+            key = row.tobytes()
+            if key not in self.known:
+                self.known[key] = compute(docs[doc], token)
+            found.append(self.known[key])
+        return found
+
 
 class CachedAttributeRuler(BatchComponent):
     """The attribute ruler's result per token window, looked up instead of matched."""
 
     def __init__(self, ruler: Any) -> None:
-        self.ruler, self.name = ruler, getattr(ruler, "name", "attribute_ruler")
+        self.ruler = ruler
         patterns = [pattern for entry in ruler.patterns for pattern in entry["patterns"]]
         self.reach = max((len(pattern) for pattern in patterns), default=1) - 1
         self.own = FeatureSpace(patterns, ruler.vocab.strings)  # what any pattern tests on the token
@@ -132,17 +152,12 @@ class CachedAttributeRuler(BatchComponent):
         """Look up the result of every window of the batch, computing those never seen."""
         windows = [self.windows(doc) for doc in docs]
         unique, inverses, where = batch_keys(windows)
-        results = []
-        for number, row in enumerate(unique):
-            key = row.tobytes()
-            if key not in self.known:
-                self.known[key] = self._compute(docs[where[number][0]], where[number][1])
-            results.append(self.known[key])
+        results = self.results(unique, where, docs, self._compute)
         masks = np.array([mask for mask, _ in results], dtype=bool).reshape(len(results), len(self.columns))
         values = np.array([value for _, value in results], dtype=np.uint64).reshape(masks.shape)
         for doc, inverse in zip(docs, inverses):
             if len(doc):
-                current = doc.to_array(self.columns).reshape(len(doc), len(self.columns)).astype(np.uint64)
+                current = token_array(doc, self.columns)
                 doc.from_array(self.columns, np.where(masks[inverse], values[inverse], current))
         return docs
 
@@ -163,7 +178,7 @@ class CachedAttributeRuler(BatchComponent):
         start, end = max(0, token - self.reach), min(len(doc), token + self.reach + 1)
         words = doc[start:end]
         window = Doc(doc.vocab, words=[t.text for t in words], spaces=[bool(t.whitespace_) for t in words])
-        window.from_array(COPIED, doc.to_array(COPIED)[start:end].astype(np.uint64))
+        window.from_array(COPIED, token_array(doc, COPIED)[start:end])
         matches = self.ruler.match(window)
         self.ruler.set_annotations(window, matches)
         assigned: set[int] = set()
@@ -172,8 +187,8 @@ class CachedAttributeRuler(BatchComponent):
             if (first + index if index >= 0 else last + index) == token - start:
                 assigned.update(self.ruler.attrs[attr_id])
         mask = np.array([column in assigned for column in self.columns], dtype=bool)
-        final = window.to_array(self.columns).reshape(len(window), len(self.columns))[token - start]
-        return mask, np.where(mask, final.astype(np.uint64), np.uint64(0))
+        final = token_array(window, self.columns)[token - start]
+        return mask, np.where(mask, final, np.uint64(0))
 
 
 class CachedLemmatizer(BatchComponent):
@@ -184,37 +199,28 @@ class CachedLemmatizer(BatchComponent):
     def __init__(self, lemmatizer: Any) -> None:
         if getattr(lemmatizer, "mode", None) not in ("rule", "lookup"):
             raise ValueError(f"unsupported lemmatizer mode {getattr(lemmatizer, 'mode', None)!r}")
-        self.lemmatizer, self.name = lemmatizer, getattr(lemmatizer, "name", "lemmatizer")
+        self.lemmatizer = lemmatizer
         self.known: dict[bytes, int] = {}
 
     def _batch(self, docs: list[Doc]) -> list[Doc]:
         """Set the lemma of every token that has none (or of all, if the lemmatizer overwrites)."""
-        arrays = [doc.to_array(self.KEY).reshape(len(doc), 4).astype(np.uint64) for doc in docs]
+        arrays = [token_array(doc, self.KEY) for doc in docs]
         unique, inverses, where = batch_keys([a[:, :3] for a in arrays])
-        lemmas = np.zeros(len(unique), dtype=np.uint64)
-        for number, row in enumerate(unique):
-            key = row.tobytes()
-            if key not in self.known:
-                doc, token = where[number]
-                lemma = self.lemmatizer.lemmatize(docs[doc][token])[0]
-                self.known[key] = self.lemmatizer.vocab.strings.add(lemma)
-            lemmas[number] = self.known[key]
+        lemmas = np.array(self.results(unique, where, docs, self._lemma), dtype=np.uint64)
         for doc, array, inverse in zip(docs, arrays, inverses):
             if len(doc):
                 keep = array[:, 3] != 0 if not self.lemmatizer.overwrite else np.zeros(len(doc), dtype=bool)
                 doc.from_array([LEMMA], np.where(keep, array[:, 3], lemmas[inverse]).reshape(-1, 1))
         return docs
 
-
-@Language.factory("paperkg_cached_attribute_ruler")
-def make_cached_attribute_ruler(nlp: Language, name: str) -> "Placeholder":
-    """A slot that `speed_up` fills with the wrapped stock attribute ruler."""
-    return Placeholder(name)
+    def _lemma(self, doc: Doc, token: int) -> int:
+        """The stock lemmatizer's lemma of one token, as a string hash."""
+        return self.lemmatizer.vocab.strings.add(self.lemmatizer.lemmatize(doc[token])[0])
 
 
-@Language.factory("paperkg_cached_lemmatizer")
-def make_cached_lemmatizer(nlp: Language, name: str) -> "Placeholder":
-    """A slot that `speed_up` fills with the wrapped stock lemmatizer."""
+@Language.factory("paperkg_stand_in")
+def make_stand_in_slot(nlp: Language, name: str) -> "Placeholder":
+    """A slot that `speed_up` fills with the stand-in wrapping the stock component `name`."""
     return Placeholder(name)
 
 
@@ -235,17 +241,18 @@ class Placeholder:
 def speed_up(nlp: Language) -> list[str]:
     """Swap the stock attribute ruler and lemmatizer for their exact stand-ins; the names swapped."""
     swapped = []
-    for name, factory, wrapper in (("attribute_ruler", "paperkg_cached_attribute_ruler", CachedAttributeRuler),
-                                   ("lemmatizer", "paperkg_cached_lemmatizer", CachedLemmatizer)):
+    for name, wrapper in (("attribute_ruler", CachedAttributeRuler), ("lemmatizer", CachedLemmatizer)):
         if name not in nlp.pipe_names:
             continue
         stock = nlp.get_pipe(name)
+        if isinstance(stock, Placeholder):  # already swapped
+            continue
         try:
             inner = wrapper(stock)
         except ValueError as error:
             log.info("keeping the stock %s: %s", name, error)
             continue
-        slot = nlp.replace_pipe(name, factory)
+        slot = nlp.replace_pipe(name, "paperkg_stand_in")
         slot.inner = inner
         swapped.append(name)
     return swapped

@@ -38,6 +38,7 @@ def test_default_pipeline_uses_the_stand_ins(nlp):
     assert nlp.pipe_names[-2:] == ["attribute_ruler", "lemmatizer"]
     assert type(nlp.get_pipe("attribute_ruler").inner).__name__ == "CachedAttributeRuler"
     assert type(nlp.get_pipe("lemmatizer").inner).__name__ == "CachedLemmatizer"
+    assert speed_up(nlp) == []  # swapping again changes nothing
 
 
 @pytest.mark.parametrize("batch_size", [1, 3, 64])
