@@ -70,11 +70,6 @@ def seeded(seed: int) -> Iterator[None]:
         igraph.set_random_number_generator(random)
 
 
-def undirected(G: nx.Graph) -> nx.Graph:
-    """An undirected networkx copy of a graph (the graph itself when already undirected)."""
-    return memo(G, ("undirected",), G.to_undirected) if G.is_directed() else G
-
-
 def degrees(G: nx.Graph) -> dict[Node, int]:
     """Number of distinct neighbours of each node (other than itself), ignoring edge direction."""
     found = indexed(G)
