@@ -10,6 +10,7 @@ from dataclasses import astuple
 from pathlib import Path
 from typing import Any
 
+from kg.cache_admin import TEMPORARY_PREFIX, entry_path
 from kg.extract import Extraction
 from kg.types import Mention, MentionRelation, Paper
 
@@ -94,7 +95,7 @@ class PaperCache:
 
     def path(self, key: str) -> Path:
         """Where an entry lives: sharded by the key's first two hex digits."""
-        return self.directory / key[:2] / f"{key}.json"
+        return entry_path(self.directory, key)
 
     def load(self, paper: Paper) -> Extraction | None:
         """The cached extraction of `paper`, or None when absent or not intact."""
@@ -135,7 +136,7 @@ class PaperCache:
         target = self.path(key)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=TEMPORARY_PREFIX)
             try:
                 with os.fdopen(fd, "wb") as handle:
                     handle.write(header + b"\n" + payload)

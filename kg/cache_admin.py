@@ -1,4 +1,7 @@
-"""Inspect and prune the per-paper extraction cache, touching only its own files."""
+"""The per-paper extraction cache's layout on disk, and inspecting and pruning it (only its own files).
+
+Kept free of spaCy so that `kg cache` starts fast; `kg.cache` writes entries where `entry_path` says.
+"""
 from __future__ import annotations
 
 import os
@@ -12,6 +15,11 @@ SHARD = re.compile(r"[0-9a-f]{2}")
 ENTRY = re.compile(r"([0-9a-f]{64})\.json")
 TEMPORARY_PREFIX = ".tmp-"  # what PaperCache.store names a file before renaming it into place
 SECONDS_PER_DAY = 86400.0
+
+
+def entry_path(directory: Path, key: str) -> Path:
+    """Where the entry with sha256 `key` lives: sharded by the key's first two hex digits."""
+    return directory / key[:2] / f"{key}.json"
 
 
 @dataclass(frozen=True)
