@@ -90,6 +90,14 @@ def worker_state(spec: WorkerSpec) -> tuple[Any, ExtractFn]:
         return _STATE[spec]
 
 
+def start_worker(spec: WorkerSpec) -> None:
+    """Pool initializer: keep freed memory for reuse, then build the pipeline."""
+    from kg.allocator import keep_freed_memory
+
+    keep_freed_memory()
+    worker_state(spec)
+
+
 def extract_chunk(spec: WorkerSpec, papers: list[Paper]) -> list[Extraction]:
     """Parse and extract one chunk of papers (runs in a worker)."""
     from kg.pipeline import extract_papers
@@ -136,7 +144,7 @@ def run_processes(spec: WorkerSpec, papers: Sequence[Paper], options: EngineOpti
 
     jobs = min(options.jobs, -(-len(papers) // options.chunk))
     context = multiprocessing.get_context("spawn")  # no fork of a threaded parent
-    with context.Pool(jobs, initializer=worker_state, initargs=(spec,)) as pool:
+    with context.Pool(jobs, initializer=start_worker, initargs=(spec,)) as pool:
         submit = lambda chunk: pool.apply_async(extract_chunk, (spec, chunk))  # noqa: E731
         yield from ordered(map(submit, chunks(papers, options.chunk)), options.in_flight or 2 * jobs + 2,
                            lambda pending: pending.get())
