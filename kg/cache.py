@@ -78,6 +78,15 @@ def decode(payload: bytes) -> Extraction:
     return Extraction(mentions, relations, abbreviations)
 
 
+def create_temporary(folder: Path) -> tuple[int, str]:
+    """A new temporary file in `folder`; the folder is made only when missing (mkdir is slow)."""
+    try:
+        return tempfile.mkstemp(dir=folder, prefix=TEMPORARY_PREFIX)
+    except FileNotFoundError:
+        folder.mkdir(parents=True, exist_ok=True)
+        return tempfile.mkstemp(dir=folder, prefix=TEMPORARY_PREFIX)
+
+
 class PaperCache:
     """Extractions on disk under `directory`, keyed by paper and extraction setup."""
 
@@ -135,8 +144,7 @@ class PaperCache:
                             hashlib.sha256(payload).hexdigest().encode()])
         target = self.path(key)
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=TEMPORARY_PREFIX)
+            fd, tmp = create_temporary(target.parent)
             try:
                 with os.fdopen(fd, "wb") as handle:
                     handle.write(header + b"\n" + payload)

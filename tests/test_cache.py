@@ -34,6 +34,15 @@ def test_store_then_load_hits(cache: PaperCache) -> None:
     assert (cache.hits, cache.misses, cache.corrupt) == (1, 1, 0)
 
 
+def test_store_remakes_a_shard_folder_removed_meanwhile(cache: PaperCache) -> None:
+    import shutil
+
+    cache.store(PAPER, EXTRACTION)
+    shutil.rmtree(cache.path(cache.key(PAPER)).parent)  # e.g. `kg cache clear` running alongside
+    cache.store(PAPER, EXTRACTION)
+    assert cache.load(PAPER) == EXTRACTION
+
+
 def test_key_depends_on_abstract_id_and_setup(cache: PaperCache, tmp_path: Path) -> None:
     cache.store(PAPER, EXTRACTION)
     assert cache.load(Paper("p1", PAPER.abstract + " More.")) is None
