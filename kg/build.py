@@ -16,6 +16,7 @@ from rich.table import Table
 from kg.engines import EngineOptions, ExtractSpec, WorkerSpec, as_spec, model_fingerprint
 from kg.extract import ExtractFn, too_long
 from kg.forked import can_fork, run_forked
+from kg.layout import node_metrics
 from kg.nlp import BLANK, load_nlp
 from kg.pipeline import BuildStats, Progress as ProgressFn, assemble, extract_all
 from kg.readers import Corpus, read_corpus
@@ -75,14 +76,28 @@ def write_exports(graph: nx.DiGraph, out_dir: Path, writers: list[tuple[str, Cal
     stages = {} if stages is None else stages
     paths = {name: out_dir / f"{OUTPUT_STEM}.{name}" for name, _ in writers}
     if processes > 1 and len(writers) > 1 and can_fork() and graph.number_of_nodes() <= PARALLEL_EXPORT_NODES:
+        writers = sorted(writers, key=lambda named: uses_layout(named[1]))  # stable: layout-free ones first
+        warm_up = partial(timed, stages, "layout", partial(node_metrics, graph))
         with stage(stages, "exports (parallel wall)"):
-            seconds = run_forked({name: partial(write, graph, paths[name]) for name, write in writers}, processes)
+            seconds = run_forked({name: partial(write, graph, paths[name]) for name, write in writers}, processes,
+                                 warm_up if any(uses_layout(write) for _, write in writers) else None)
         stages.update((f"export {name}", value) for name, value in seconds.items())
         return list(paths.values())
     for name, write in writers:
         with stage(stages, f"export {name}"):
             write(graph, paths[name])
     return list(paths.values())
+
+
+def uses_layout(write: Callable) -> bool:
+    """Whether an exporter reads kg.layout's positions and metrics (plug-ins are assumed to)."""
+    return getattr(write, "uses_layout", True)
+
+
+def timed(stages: dict[str, float], name: str, call: Callable[[], object]) -> None:
+    """Make the call, adding its wall time to `stages[name]`."""
+    with stage(stages, name):
+        call()
 
 
 def run_build(paths: list[Path], out_dir: Path, formats: list[str], model: str, base_iri: str,

@@ -31,11 +31,14 @@ def _run(call: Callable[[], object], conn: Connection) -> None:
         conn.close()
 
 
-def run_forked(calls: dict[str, Callable[[], object]], processes: int) -> dict[str, float]:
+def run_forked(calls: dict[str, Callable[[], object]], processes: int,
+               warm_up: Callable[[], object] | None = None) -> dict[str, float]:
     """Make every call in a forked child, at most `processes` at a time; the seconds of each.
 
     Children inherit the parent's memory (copy-on-write), so nothing is pickled but the
-    timings. The first failure is raised once every started child has finished.
+    timings. `warm_up` runs in the parent while the first call's child runs, and every
+    later child inherits what it computed. The first failure is raised once every
+    started child has finished.
     """
     context = multiprocessing.get_context("fork")
     waiting = list(calls.items())
@@ -43,13 +46,20 @@ def run_forked(calls: dict[str, Callable[[], object]], processes: int) -> dict[s
     seconds: dict[str, float] = {}
     errors: list[str] = []
     while waiting or running:
-        while waiting and len(running) < max(processes, 1):
+        while waiting and len(running) < (1 if warm_up else max(processes, 1)):
             name, call = waiting.pop(0)
             receive, send = context.Pipe(duplex=False)
             process = context.Process(target=_run, args=(call, send), name=f"kg-{name}", daemon=True)
             process.start()
             send.close()
             running.append((name, process, receive))
+        if warm_up:
+            prepare, warm_up = warm_up, None
+            try:
+                prepare()
+            except Exception as error:  # noqa: BLE001  (reported with the children's failures)
+                errors.append(f"warm-up: {type(error).__name__}: {error}")
+            continue
         ready = wait([receive for _, _, receive in running])
         index = next(i for i, (_, _, receive) in enumerate(running) if receive in ready)
         name, process, receive = running.pop(index)

@@ -85,5 +85,6 @@ def test_exporters_run_forked_in_parallel_unless_the_graph_is_large(make_graph, 
     sequential: dict[str, float] = {}
     write_exports(make_graph(), tmp_path / "b", writers, sequential, processes=2)
     assert "exports (parallel wall)" in parallel and "exports (parallel wall)" not in sequential
+    assert "layout" in parallel  # computed once in the build process, inherited by graphml and html
     assert set(sequential) == {"export ttl", "export graphml", "export html"}
     assert [p.read_bytes() for p in outputs] == [(tmp_path / "b" / p.name).read_bytes() for p in outputs]

@@ -59,3 +59,14 @@ def test_forked_calls_share_memory_and_report_failures(tmp_path) -> None:
     assert all((tmp_path / name).read_text() == "written by a child" for name in "abc")
     with pytest.raises(ForkedError, match="bad: ZeroDivisionError"):
         run_forked({"good": lambda: None, "bad": lambda: 1 / 0}, processes=2)
+
+
+@pytest.mark.skipif(not can_fork(), reason="needs the fork start method")
+def test_forked_warm_up_runs_in_the_parent_and_later_children_inherit_it(tmp_path) -> None:
+    state = {"layout": "missing"}
+    calls = {name: (lambda name=name: (tmp_path / name).write_text(state["layout"])) for name in "abc"}
+    run_forked(calls, processes=2, warm_up=lambda: state.update(layout="computed"))
+    assert state["layout"] == "computed"  # in this process, not in a child
+    assert [(tmp_path / name).read_text() for name in "abc"] == ["missing", "computed", "computed"]
+    with pytest.raises(ForkedError, match="warm-up: ZeroDivisionError"):
+        run_forked({"good": lambda: None}, processes=2, warm_up=lambda: 1 / 0)
