@@ -34,6 +34,7 @@ from kg.types import Entity, Link, Mention, Paper, Relation
 
 DEFAULT_BASE_IRI = "https://w3id.org/paperkg/"
 LABEL_LENGTH = 60
+LABEL_SOURCE = 300  # raw characters first read for a title-less label (whole abstracts: 20 s at 50k papers)
 
 
 class Evidence(NamedTuple):
@@ -58,7 +59,11 @@ def paper_label(paper: Paper) -> str:
         return paper.title
     from kg.text import normalise_whitespace, strip_markup
 
-    text = normalise_whitespace(strip_markup(paper.abstract).text)
+    source = LABEL_SOURCE
+    text = normalise_whitespace(strip_markup(paper.abstract[:source]).text)
+    while len(text) <= LABEL_LENGTH + 10 and source < len(paper.abstract):  # markup-dense: read more
+        source *= 4
+        text = normalise_whitespace(strip_markup(paper.abstract[:source]).text)
     if len(text) <= LABEL_LENGTH:
         return text
     cut = text.rfind(" ", 0, LABEL_LENGTH)

@@ -1,4 +1,6 @@
 """The networkx graph follows its contract."""
+import pytest
+
 from kg.graph import Evidence, paper_label, to_networkx
 from kg.types import Entity, Link, Mention, MentionRelation, Paper, Relation
 
@@ -47,6 +49,10 @@ def test_relation_edges_carry_the_sentence_as_evidence() -> None:
     assert evidence == Evidence("p1", 19, 51, ABSTRACT[19:51], 19, 51)
 
 
-def test_paper_label_is_short_and_markup_free() -> None:
-    label = paper_label(Paper("x", r"We introduce \textbf{Widget}, " + "a very long sentence " * 10))
-    assert label.startswith("We introduce Widget,") and label.endswith("…") and len(label) <= 61
+@pytest.mark.parametrize(("opening", "repeats"), [
+    ("", 10), ("", 50_000),  # a paragraph, and a million characters
+    ("\\cite{" + "key," * 400 + "} ", 10),  # a 1,600-character citation first: the label reads further
+])
+def test_paper_label_is_short_and_markup_free(opening: str, repeats: int) -> None:
+    label = paper_label(Paper("x", opening + r"We introduce \textbf{Widget}, " + "a very long sentence " * repeats))
+    assert label.startswith("We introduce Widget, a very long") and label.endswith("…") and len(label) <= 61
