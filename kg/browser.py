@@ -14,8 +14,12 @@ from typing import Iterator
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1280,900"]
+# Reads a copy, so polling never reads the page's own canvas twice (Chromium warns on that).
 CANVAS_PIXELS = """(() => { const c = document.querySelector('#graph canvas');
-  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  const copy = Object.assign(document.createElement('canvas'), {width: c.width, height: c.height});
+  const context = copy.getContext('2d', {willReadFrequently: true});
+  context.drawImage(c, 0, 0);
+  const d = context.getImageData(0, 0, c.width, c.height).data;
   let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i]) n++; return n; })()"""
 
 

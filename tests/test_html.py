@@ -112,6 +112,15 @@ def test_page_in_headless_chromium(browser, graph, tmp_path):
     assert problems(browser.events[start:], session, path.as_uri()) == []
 
 
+def test_polling_the_canvas_leaves_the_page_without_problems(browser, graph, tmp_path):
+    path = tmp_path / "graph.html"
+    write_html(graph, path)
+    session, start = open_page(browser, path)
+    counts = [js(browser, session, CANVAS_PIXELS) for _ in range(3)]  # as kg check polls a slow page
+    assert counts[0] > 500 and len(set(counts)) == 1
+    assert problems(browser.events[start:], session, path.as_uri()) == []
+
+
 def test_large_page_in_headless_chromium(browser, tmp_path):
     G = nx.DiGraph()
     for i in range(2500):
