@@ -79,30 +79,30 @@ _STATE: dict[WorkerSpec, tuple[Any, ExtractFn]] = {}
 _STATE_LOCK = threading.Lock()  # Dask workers may run several task threads
 
 
-def worker_state(spec: WorkerSpec) -> tuple[Any, ExtractFn]:
-    """This process's pipeline and extract function for `spec`, built on first use."""
+def worker_state(spec: WorkerSpec, worker: bool = False) -> tuple[Any, ExtractFn]:
+    """This process's pipeline and extract function for `spec`, built on first use.
+
+    In a worker process (pool or Dask) that only extracts, freed memory is first kept for
+    reuse (`kg.allocator`); the build process keeps glibc's defaults.
+    """
     with _STATE_LOCK:
         if spec not in _STATE:
             from kg.nlp import load_nlp
 
+            if worker:
+                from kg.allocator import keep_freed_memory
+
+                keep_freed_memory()
             nlp, _ = load_nlp(spec.model)
             _STATE[spec] = (nlp, spec.extract())
         return _STATE[spec]
 
 
-def start_worker(spec: WorkerSpec) -> None:
-    """Pool initializer: keep freed memory for reuse, then build the pipeline."""
-    from kg.allocator import keep_freed_memory
-
-    keep_freed_memory()
-    worker_state(spec)
-
-
 def extract_chunk(spec: WorkerSpec, papers: list[Paper]) -> list[Extraction]:
-    """Parse and extract one chunk of papers (runs in a worker)."""
+    """Parse and extract one chunk of papers (runs in a pool or Dask worker)."""
     from kg.pipeline import extract_papers
 
-    nlp, extract = worker_state(spec)
+    nlp, extract = worker_state(spec, worker=True)
     return [extraction for _, extraction in extract_papers(papers, nlp, extract, spec.batch_size)]
 
 
@@ -144,7 +144,7 @@ def run_processes(spec: WorkerSpec, papers: Sequence[Paper], options: EngineOpti
 
     jobs = min(options.jobs, -(-len(papers) // options.chunk))
     context = multiprocessing.get_context("spawn")  # no fork of a threaded parent
-    with context.Pool(jobs, initializer=start_worker, initargs=(spec,)) as pool:
+    with context.Pool(jobs, initializer=worker_state, initargs=(spec, True)) as pool:
         submit = lambda chunk: pool.apply_async(extract_chunk, (spec, chunk))  # noqa: E731
         yield from ordered(map(submit, chunks(papers, options.chunk)), options.in_flight or 2 * jobs + 2,
                            lambda pending: pending.get())
