@@ -14,7 +14,9 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any, Callable
 
-from kg.build import BuildOptions, choose_writers, execute_build, stage
+from kg.build import BuildOptions, execute_build
+from kg.outputs import choose_writers
+from kg.timing import stage
 from kg.engines import ExtractSpec
 from kg.readers import read_corpus
 from kg.types import Paper

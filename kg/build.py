@@ -2,30 +2,21 @@
 from __future__ import annotations
 
 import time
-from contextlib import contextmanager
-from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Sequence
 
-import networkx as nx
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from kg.engines import EngineOptions, ExtractSpec, WorkerSpec, as_spec, model_fingerprint
 from kg.extract import ExtractFn, too_long
-from kg.forked import can_fork, run_forked
-from kg.layout import node_metrics
 from kg.nlp import BLANK, load_nlp
 from kg.pipeline import BuildStats, Progress as ProgressFn, assemble, extract_all
+from kg.outputs import choose_writers, write_exports
 from kg.readers import Corpus, read_corpus
-from kg.registry import UnknownNameError, exporters, lookup
-
-OUTPUT_STEM = "graph"
-# Above this many nodes exporters run one after another in the build process: forked exporters
-# each end up copying the graph pages they read, which at this size costs more memory than time.
-PARALLEL_EXPORT_NODES = 50_000
+from kg.timing import stage
 
 
 @dataclass
@@ -50,74 +41,6 @@ class BuildReport:
     seconds: float = 0.0
     stages: dict[str, float] = field(default_factory=dict)
     cache: str | None = None
-
-
-@contextmanager
-def stage(stages: dict[str, float], name: str) -> Iterator[None]:
-    """Add the wall time of the block to `stages[name]`."""
-    started = time.perf_counter()
-    try:
-        yield
-    finally:
-        stages[name] = stages.get(name, 0.0) + time.perf_counter() - started
-
-
-def choose_writers(formats: list[str], views: Sequence[str] = ("full",)) -> list[tuple[str, Callable]]:
-    """The exporters named in `formats`, GraphML once per view; unknown names fail before any work."""
-    import kg.exporters  # noqa: F401  (registers the built-in exporters)
-    from kg.views import VIEWS
-
-    for view in views:
-        if view not in VIEWS:
-            raise UnknownNameError(f"unknown view {view!r} (choose from: {', '.join(VIEWS)})")
-    if list(views) != ["full"] and "graphml" not in formats:
-        raise UnknownNameError(f"--view {','.join(views)} applies to GraphML: add graphml to --format")
-    writers: list[tuple[str, Callable]] = []
-    for name in formats:
-        write = lookup(exporters, name)
-        if name != "graphml":
-            writers.append((name, write))
-            continue
-        writers.extend((name, write) if view == "full" else (f"{name}:{view}", partial(write, view=view))
-                       for view in views)
-    return writers
-
-
-def output_name(writer: str) -> str:
-    """The file a writer makes: graph.<format>, or graph-<view>.<format> for `format:view`."""
-    fmt, _, view = writer.partition(":")
-    return f"{OUTPUT_STEM}-{view}.{fmt}" if view else f"{OUTPUT_STEM}.{fmt}"
-
-
-def write_exports(graph: nx.DiGraph, out_dir: Path, writers: list[tuple[str, Callable]],
-                  stages: dict[str, float] | None = None, processes: int = 1) -> list[Path]:
-    """Write `graph.<format>` for each exporter, timing each into `stages`; forked in parallel if asked."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    stages = {} if stages is None else stages
-    paths = {name: out_dir / output_name(name) for name, _ in writers}
-    if processes > 1 and len(writers) > 1 and can_fork() and graph.number_of_nodes() <= PARALLEL_EXPORT_NODES:
-        writers = sorted(writers, key=lambda named: uses_layout(named[1]))  # stable: layout-free ones first
-        warm_up = partial(timed, stages, "layout", partial(node_metrics, graph))
-        with stage(stages, "exports (parallel wall)"):
-            seconds = run_forked({name: partial(write, graph, paths[name]) for name, write in writers}, processes,
-                                 warm_up if any(uses_layout(write) for _, write in writers) else None)
-        stages.update((f"export {name}", value) for name, value in seconds.items())
-        return list(paths.values())
-    for name, write in writers:
-        with stage(stages, f"export {name}"):
-            write(graph, paths[name])
-    return list(paths.values())
-
-
-def uses_layout(write: Callable) -> bool:
-    """Whether an exporter reads kg.layout's positions and metrics (plug-ins are assumed to)."""
-    return getattr(write, "uses_layout", True)
-
-
-def timed(stages: dict[str, float], name: str, call: Callable[[], object]) -> None:
-    """Make the call, adding its wall time to `stages[name]`."""
-    with stage(stages, name):
-        call()
 
 
 def run_build(paths: list[Path], out_dir: Path, formats: list[str], model: str, base_iri: str,

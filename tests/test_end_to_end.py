@@ -6,8 +6,8 @@ import networkx as nx
 import pytest
 from typer.testing import CliRunner
 
-import kg.build as build_module
-from kg.build import choose_writers, write_exports
+import kg.outputs as outputs_module
+from kg.outputs import choose_writers, write_exports
 from kg.cli import app
 from kg.forked import can_fork
 from tests.conftest import ROOT
@@ -81,7 +81,7 @@ def test_exporters_run_forked_in_parallel_unless_the_graph_is_large(make_graph, 
     writers = choose_writers(["ttl", "graphml", "html"])
     parallel: dict[str, float] = {}
     outputs = write_exports(make_graph(), tmp_path / "a", writers, parallel, processes=2)
-    monkeypatch.setattr(build_module, "PARALLEL_EXPORT_NODES", 3)
+    monkeypatch.setattr(outputs_module, "PARALLEL_EXPORT_NODES", 3)
     sequential: dict[str, float] = {}
     write_exports(make_graph(), tmp_path / "b", writers, sequential, processes=2)
     assert "exports (parallel wall)" in parallel and "exports (parallel wall)" not in sequential
