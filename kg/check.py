@@ -216,9 +216,12 @@ def in_chromium(path: Path) -> str:
 
 def check_dir(folder: Path, browser: bool = False, shacl: bool = True) -> Iterator[Check]:
     """Every check of every export found in a folder; a folder with none of them fails."""
-    checkers = {"graph.ttl": lambda p: check_ttl(p, shacl), "graph.graphml": check_graphml,
-                "graph-papers.graphml": check_graphml, "graph-entities.graphml": check_graphml,
-                "graph.html": lambda p: check_html(p, browser)}
+    from kg.outputs import output_name, writer_name
+    from kg.views import VIEWS
+
+    graphml_files = [output_name(writer_name("graphml", view)) for view in VIEWS]
+    checkers = {output_name("ttl"): lambda p: check_ttl(p, shacl), **dict.fromkeys(graphml_files, check_graphml),
+                output_name("html"): lambda p: check_html(p, browser)}
     found = [name for name in checkers if (folder / name).is_file()]
     if not found:
         yield Check(str(folder), "exports present", "FAIL", f"none of {', '.join(checkers)}")

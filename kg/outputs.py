@@ -34,9 +34,14 @@ def choose_writers(formats: list[str], views: Sequence[str] = ("full",)) -> list
         if name != "graphml":
             writers.append((name, write))
             continue
-        writers.extend((name, write) if view == "full" else (f"{name}:{view}", partial(write, view=view))
+        writers.extend((writer_name(name, view), write if view == "full" else partial(write, view=view))
                        for view in views)
     return writers
+
+
+def writer_name(fmt: str, view: str = "full") -> str:
+    """A writer's name: the format, or `format:view` for a projection."""
+    return fmt if view == "full" else f"{fmt}:{view}"
 
 
 def output_name(writer: str) -> str:
