@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from kg.build import BuildOptions, execute_build
-from kg.outputs import choose_writers
-from kg.timing import stage
 from kg.engines import ExtractSpec
+from kg.outputs import choose_writers
 from kg.readers import read_corpus
+from kg.timing import stage
 from kg.types import Paper
 
 log = logging.getLogger(__name__)

@@ -13,8 +13,8 @@ from rich.table import Table
 from kg.engines import EngineOptions, ExtractSpec, WorkerSpec, as_spec, model_fingerprint
 from kg.extract import ExtractFn, too_long
 from kg.nlp import BLANK, load_nlp
-from kg.pipeline import BuildStats, Progress as ProgressFn, assemble, extract_all
 from kg.outputs import choose_writers, write_exports
+from kg.pipeline import BuildStats, Progress as ProgressFn, assemble, extract_all
 from kg.readers import Corpus, read_corpus
 from kg.timing import stage
 
