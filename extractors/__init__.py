@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from spacy.tokens import Doc
 
-from extractors import acronyms, chunks, gazetteer, proposals, shapes  # noqa: F401  (registration on import)
-from extractors.doccache import clear, text as doc_text
-from extractors.relations import relate
-from extractors.combine import combine
-from kg.extract import Candidate, CandidateRelation, DocContext, ExtractFn
+from kg.extractors import acronyms, chunks, gazetteer, proposals, shapes  # noqa: F401  (registration on import)
+from kg.extractors.doccache import clear, text as doc_text
+from kg.extractors.relations import relate
+from kg.extractors.combine import combine
+from kg.extraction.interface import Candidate, CandidateRelation, DocContext, ExtractFn
 from kg.registry import extractors, lookup
 
 DEFAULT_EXTRACTORS = ("gazetteer", "acronyms", "shapes", "chunks", "proposals")

@@ -5,12 +5,12 @@ from typing import Callable, Iterator
 
 from spacy.tokens import Doc
 
-from extractors.doccache import text as doc_text
-from extractors.cues import context_type, head_after, shape_type
-from extractors.lexicon import HEAD_TYPES, VAGUE_MODIFIERS
-from kg.extract import Candidate, DocContext
+from kg.extractors.doccache import text as doc_text
+from kg.extractors.cues import context_type, head_after, shape_type
+from kg.extractors.lexicon import HEAD_TYPES, VAGUE_MODIFIERS
+from kg.extraction.interface import Candidate, DocContext
 from kg.registry import extractors
-from kg.resolve import singular
+from kg.graph.resolve import singular
 
 SCORE = 0.9
 DEFAULT_SCORE = 0.6  # typed by the default, not by a cue

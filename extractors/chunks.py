@@ -6,11 +6,11 @@ from typing import Callable, Iterator
 from spacy.lang.en.syntax_iterators import noun_chunks as english_noun_chunks
 from spacy.tokens import Doc
 
-from extractors.cues import singular_lower
-from extractors.doccache import Attrs, attrs
-from extractors.lexicon import GENERIC_HEADS, HEAD_TYPES, VAGUE_HEADS, VAGUE_MODIFIERS
-from extractors.shapes import is_coined
-from kg.extract import Candidate, DocContext
+from kg.extractors.cues import singular_lower
+from kg.extractors.doccache import Attrs, attrs
+from kg.extractors.lexicon import GENERIC_HEADS, HEAD_TYPES, VAGUE_HEADS, VAGUE_MODIFIERS
+from kg.extractors.shapes import is_coined
+from kg.extraction.interface import Candidate, DocContext
 from kg.registry import extractors
 
 SCORE = 0.5

@@ -6,9 +6,9 @@ from collections import defaultdict
 from functools import lru_cache
 from typing import Iterable
 
-from kg.abbreviations import Abbreviation
-from kg.extract import Candidate
-from kg.resolve import normal_form
+from kg.text.abbreviations import Abbreviation
+from kg.extraction.interface import Candidate
+from kg.graph.resolve import normal_form
 
 CUE_EXTRACTORS = frozenset({"proposals"})  # their candidates mark roles, not entities
 KNOWN_EXTRACTORS = frozenset({"gazetteer"})  # well-known entities: never the paper's proposal

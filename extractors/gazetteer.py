@@ -9,15 +9,15 @@ import spacy
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc
 
-from extractors.doccache import attrs
-from kg.extract import Candidate, DocContext
+from kg.extractors.doccache import attrs
+from kg.extraction.interface import Candidate, DocContext
 from kg.registry import extractors
 
 SCORE = 0.95
 CASE_SENSITIVE_LENGTH = 6  # short forms with a capital (ASR, Adam, MATH) must match case
 
 
-def load_entries(package: str = "ontology", folder: str = "gazetteer") -> list[dict]:
+def load_entries(package: str = "kg.ontology", folder: str = "gazetteer") -> list[dict]:
     """All gazetteer entries: {"name", "type", "aliases"} from every JSONL file of the folder."""
     entries = []
     for item in sorted(resources.files(package).joinpath(folder).iterdir(), key=lambda p: p.name):

@@ -5,11 +5,11 @@ from typing import Callable, Iterator
 
 from spacy.tokens import Doc, Span, Token
 
-from extractors.cues import context_type, shape_type
-from extractors.doccache import attrs, cached, sentence_of
-from extractors.lexicon import PROPOSAL_VERBS
-from extractors.shapes import is_capital, title_ranges
-from kg.extract import Candidate, DocContext
+from kg.extractors.cues import context_type, shape_type
+from kg.extractors.doccache import attrs, cached, sentence_of
+from kg.extractors.lexicon import PROPOSAL_VERBS
+from kg.extractors.shapes import is_capital, title_ranges
+from kg.extraction.interface import Candidate, DocContext
 from kg.registry import extractors
 
 AUTHORS = frozenset("we paper work study".split())

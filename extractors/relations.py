@@ -7,8 +7,8 @@ from typing import Callable
 
 from spacy.tokens import Doc
 
-from extractors.doccache import sentence_at, text as doc_text
-from kg.extract import Candidate, CandidateRelation, DocContext
+from kg.extractors.doccache import sentence_at, text as doc_text
+from kg.extraction.interface import Candidate, CandidateRelation, DocContext
 from kg.registry import extractors
 
 # (source types, target types, relation, cue between or around the pair)

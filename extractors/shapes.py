@@ -8,11 +8,11 @@ from typing import Callable, Iterator
 
 from spacy.tokens import Doc, Span
 
-from extractors.cues import range_type
-from extractors.doccache import Attrs, attrs, cached, span_text, text as doc_text
-from extractors.filters import citation_ranges, skipped_text
-from extractors.lexicon import COINED, MODEL_SIZE, VAGUE_MODIFIERS
-from kg.extract import Candidate, DocContext
+from kg.extractors.cues import range_type
+from kg.extractors.doccache import Attrs, attrs, cached, span_text, text as doc_text
+from kg.extractors.filters import citation_ranges, skipped_text
+from kg.extractors.lexicon import COINED, MODEL_SIZE, VAGUE_MODIFIERS
+from kg.extraction.interface import Candidate, DocContext
 from kg.registry import extractors
 
 NOT_NAMES = frozenset(

@@ -1,4 +1,4 @@
 """`python -m kg` runs the command line."""
-from kg.cli import app
+from kg.cli.main import app
 
 app()

@@ -14,11 +14,11 @@ import json
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from extractors import build_extract
-from kg.evaluate import Item, graph_items, score
-from kg.nlp import load_nlp
-from kg.pipeline import build
-from kg.readers import record_to_paper
+from kg.extractors import build_extract
+from kg.quality.evaluate import Item, graph_items, score
+from kg.nlp.load import load_nlp
+from kg.run.pipeline import build
+from kg.io.readers import record_to_paper
 
 PTB = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}", "``": '"', "''": '"'}
 SCIERC_TYPES = {"Task": "task", "Method": "method", "Material": "dataset", "Metric": "metric"}

@@ -11,7 +11,7 @@ from typing import Callable, Optional, Sequence
 import networkx as nx
 import pytest
 
-from kg.graph import to_networkx
+from kg.graph.build import to_networkx
 from kg.types import Entity, Link, Mention, MentionRelation, Paper, Relation, Source
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,7 +45,7 @@ def private_cache_dir(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def nlp():
     """The default pipeline, loaded once per test session."""
-    from kg.nlp import load_nlp  # imported here: subprocesses import this module for build_graph
+    from kg.nlp.load import load_nlp  # imported here: subprocesses import this module for build_graph
 
     pipeline, warning = load_nlp()
     assert warning is None, warning
@@ -81,7 +81,7 @@ def mention(paper: str, abstract: str, surface: str, kind: str, role: str) -> Me
 
 
 def build_graph(extra: Sequence[PaperSpec] = (), relations: bool = True, **paper_fields) -> nx.DiGraph:
-    """A graph of PAPERS plus `extra` via `kg.graph.to_networkx` (with one stated relation)."""
+    """A graph of PAPERS plus `extra` via `kg.graph.build.to_networkx` (with one stated relation)."""
     records, entities, links, by_entity = [], {}, [], {}
     for pid, title, abstract, spans in [*PAPERS, *extra]:
         records.append(Paper(pid, abstract, (Source(f"{pid}.txt", 1),), title=title,

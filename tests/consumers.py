@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from kg.browser import DevTools, chromium, click, find_chromium, js
+from kg.quality.browser import DevTools, chromium, click, find_chromium, js
 
 CHROMIUM = find_chromium()
 

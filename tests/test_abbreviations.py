@@ -1,7 +1,7 @@
 """Schwartz-Hearst abbreviation detection on invented sentences."""
 import pytest
 
-from kg.abbreviations import find_abbreviations
+from kg.text.abbreviations import find_abbreviations
 
 
 @pytest.mark.parametrize(

@@ -7,11 +7,11 @@ import sys
 
 import pytest
 
-from kg import allocator
+from kg.run import allocator
 
 REALLOCATE = """
 import resource, sys
-from kg.allocator import keep_freed_memory
+from kg.run.allocator import keep_freed_memory
 if sys.argv[1] == "keep":
     assert keep_freed_memory()
 before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt

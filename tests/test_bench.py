@@ -6,8 +6,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from kg.bench import synthesize
-from kg.cli import app
+from kg.quality.bench import synthesize
+from kg.cli.main import app
 from kg.types import Paper
 
 runner = CliRunner()

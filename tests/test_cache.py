@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from kg.cache import PaperCache, decode, default_cache_dir, encode, setup_salt
-from kg.engines import ExtractSpec
-from kg.extract import Extraction
+from kg.run.cache import PaperCache, decode, default_cache_dir, encode, setup_salt
+from kg.run.engines import ExtractSpec
+from kg.extraction.interface import Extraction
 from kg.types import Mention, MentionRelation, Paper
 
 PAPER = Paper("p1", "We train LoRA adapters on GLUE (General Language Understanding Evaluation).")

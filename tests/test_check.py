@@ -10,7 +10,7 @@ from typing import Callable
 import pytest
 from typer.testing import CliRunner
 
-from kg.cli import app
+from kg.cli.main import app
 from kg.exporters.graphml import write_graphml
 from kg.exporters.html import write_html
 from kg.exporters.rdf import write_turtle

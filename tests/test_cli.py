@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kg.cli import app
+from kg.cli.main import app
 
 runner = CliRunner()
 

@@ -6,10 +6,10 @@ import networkx as nx
 import pytest
 from typer.testing import CliRunner
 
-import kg.outputs as outputs_module
-from kg.outputs import choose_writers, write_exports
-from kg.cli import app
-from kg.forked import can_fork
+import kg.run.outputs as outputs_module
+from kg.run.outputs import choose_writers, write_exports
+from kg.cli.main import app
+from kg.run.forked import can_fork
 from tests.conftest import ROOT
 
 runner = CliRunner()

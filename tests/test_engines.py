@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from extractors import build_extract
-from kg.engines import EngineOptions, ExtractSpec, WorkerSpec, chunks, model_fingerprint, ordered, run_extraction
-from kg.forked import ForkedError, can_fork, run_forked
+from kg.extractors import build_extract
+from kg.run.engines import EngineOptions, ExtractSpec, WorkerSpec, chunks, model_fingerprint, ordered, run_extraction
+from kg.run.forked import ForkedError, can_fork, run_forked
 from kg.types import Paper
 
 SPEC = WorkerSpec("blank", ExtractSpec(build_extract, args=(("acronyms",),)), batch_size=4)

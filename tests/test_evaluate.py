@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.evaluate import Item, gold_items, key, score
+from kg.quality.evaluate import Item, gold_items, key, score
 
 
 def gold(paper: str, entity_type: str, *forms: str, role: str = "used") -> Item:

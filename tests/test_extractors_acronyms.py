@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from extractors.acronyms import make_acronyms, type_of
-from kg.abbreviations import find_abbreviations
-from kg.extract import DocContext
-from kg.text import strip_markup
+from kg.extractors.acronyms import make_acronyms, type_of
+from kg.text.abbreviations import find_abbreviations
+from kg.extraction.interface import DocContext
+from kg.text.markup import strip_markup
 
 
 def pairs(nlp, text: str) -> list[tuple[str, str]]:

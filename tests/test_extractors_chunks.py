@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from extractors.chunks import make_chunks
-from kg.extract import DocContext
-from kg.text import strip_markup
+from kg.extractors.chunks import make_chunks
+from kg.extraction.interface import DocContext
+from kg.text.markup import strip_markup
 
 
 def spans(nlp, text: str) -> dict[str, str]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 import spacy
 
-from extractors.gazetteer import case_sensitive, load_entries, make_gazetteer, variants
-from kg.extract import DocContext
-from kg.text import strip_markup
+from kg.extractors.gazetteer import case_sensitive, load_entries, make_gazetteer, variants
+from kg.extraction.interface import DocContext
+from kg.text.markup import strip_markup
 
 
 @pytest.fixture(scope="module")

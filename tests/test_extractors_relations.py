@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from extractors import build_extract
-from kg.abbreviations import find_abbreviations
-from kg.extract import DocContext
-from kg.text import strip_markup
+from kg.extractors import build_extract
+from kg.text.abbreviations import find_abbreviations
+from kg.extraction.interface import DocContext
+from kg.text.markup import strip_markup
 
 
 def relations(nlp, text: str) -> set[tuple[str, str, str]]:

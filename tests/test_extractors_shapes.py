@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from extractors.shapes import is_coined, make_shapes
-from kg.extract import DocContext
-from kg.text import strip_markup
+from kg.extractors.shapes import is_coined, make_shapes
+from kg.extraction.interface import DocContext
+from kg.text.markup import strip_markup
 
 
 def names(nlp, text: str) -> dict[str, str]:

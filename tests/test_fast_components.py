@@ -6,8 +6,8 @@ import pytest
 import spacy
 from spacy.attrs import DEP, HEAD, LEMMA, MORPH, ORTH, POS, TAG
 
-from kg.fast_components import CachedAttributeRuler, speed_up
-from kg.nlp import load_nlp
+from kg.nlp.fast_components import CachedAttributeRuler, speed_up
+from kg.nlp.load import load_nlp
 
 ANNOTATIONS = [ORTH, TAG, POS, MORPH, LEMMA, DEP, HEAD]
 # Invented sentences with the tokens the English rules single out: contractions, pronouns,

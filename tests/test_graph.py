@@ -1,7 +1,7 @@
 """The networkx graph follows its contract."""
 import pytest
 
-from kg.graph import Evidence, paper_label, to_networkx
+from kg.graph.build import Evidence, paper_label, to_networkx
 from kg.types import Entity, Link, Mention, MentionRelation, Paper, Relation
 
 ABSTRACT = "We propose FooNet. FooNet is evaluated on ImageNet."

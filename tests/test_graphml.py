@@ -11,7 +11,7 @@ import pytest
 
 from kg.exporters.graphml import write_graphml
 from kg.registry import exporters
-from kg.views import VIEWS
+from kg.graph.views import VIEWS
 
 NS = "{http://graphml.graphdrawing.org/xmlns}"
 ALLOWED_TYPES = {"boolean", "int", "long", "float", "double", "string"}

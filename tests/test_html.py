@@ -7,8 +7,8 @@ import re
 import networkx as nx
 import pytest
 
-from kg.browser import CANVAS_PIXELS, js, open_page, problems
-from kg.check import external_references
+from kg.quality.browser import CANVAS_PIXELS, js, open_page, problems
+from kg.quality.check import external_references
 from kg.exporters.html import render_html, write_html
 from kg.registry import exporters
 from tests.consumers import browser, click_node, search  # noqa: F401  (browser is a fixture)

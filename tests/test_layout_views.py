@@ -10,10 +10,10 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from kg import layout
-from kg.graph import to_networkx
+from kg.graph import layout
+from kg.graph.build import to_networkx
 from kg.types import Entity, Link, Paper
-from kg.views import VIEWS, project
+from kg.graph.views import VIEWS, project
 
 
 def test_positions_are_deterministic_rounded_and_complete(make_graph):
@@ -126,7 +126,7 @@ def build_large_graph(papers: int = 160) -> nx.DiGraph:
 def test_large_graph_layout_is_identical_under_any_hash_seed():
     """Communities and positions beyond SPRING_LIMIT don't depend on set or hash order."""
     assert build_large_graph().number_of_nodes() > layout.SPRING_LIMIT
-    script = ("import hashlib, sys; from test_layout_views import build_large_graph; from kg.layout import node_metrics; "
+    script = ("import hashlib, sys; from test_layout_views import build_large_graph; from kg.graph.layout import node_metrics; "
               "print(hashlib.sha256(repr(sorted(node_metrics(build_large_graph()).items())).encode()).hexdigest())")
     tests = Path(__file__).parent
     digests = set()

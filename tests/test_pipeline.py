@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from extractors import build_extract
-from kg.cache import PaperCache
-from kg.cli import app
-from kg.engines import EngineOptions, ExtractSpec, WorkerSpec
-from kg.pipeline import assemble, build, extract_all
+from kg.extractors import build_extract
+from kg.run.cache import PaperCache
+from kg.cli.main import app
+from kg.run.engines import EngineOptions, ExtractSpec, WorkerSpec
+from kg.run.pipeline import assemble, build, extract_all
 from kg.types import Paper
 
 runner = CliRunner()

@@ -10,10 +10,10 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from kg.cli_query import query_command
+from kg.cli.query import query_command
 from kg.exporters.rdf import write_jsonld, write_ntriples, write_turtle
-from kg.graph import to_networkx
-from kg.query import (QueryError, bind_params, format_rows, named_queries, parameters, parse_params,
+from kg.graph.build import to_networkx
+from kg.query.sparql import (QueryError, bind_params, format_rows, named_queries, parameters, parse_params,
                       resolve_query, run_query)
 from kg.types import Entity, Link, MentionRelation, Paper, Relation
 from tests.test_rdf import BASE, mention_in
@@ -210,7 +210,7 @@ def test_table_is_aligned_with_a_row_count() -> None:
 
 @pytest.fixture
 def cli() -> typer.Typer:
-    """A two-command app holding `query`, as kg/cli.py registers it."""
+    """A two-command app holding `query`, as kg/cli/main.py registers it."""
     app = typer.Typer(add_completion=False)
     app.command("query")(query_command)
     app.command("noop")(lambda: None)
@@ -242,7 +242,7 @@ def test_cli_errors_are_one_line_without_traceback(cli, graph_files, args: list,
 
 
 def test_kg_cli_has_the_query_command(graph_files) -> None:
-    from kg.cli import app
+    from kg.cli.main import app
 
     result = CliRunner().invoke(app, ["query", str(graph_files["jsonld"]), "papers-per-year", "-f", "csv"])
     assert result.exit_code == 0 and result.output == "year,papers,proposing\n2020,1,1\n2021,3,2\n"

@@ -21,7 +21,7 @@ from rdflib.compare import isomorphic
 from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SKOS
 
 from kg.exporters.rdf import ITSRDF, MLKG, NIF, SCHEMA, Iris, to_rdflib, write_jsonld, write_ntriples, write_turtle
-from kg.graph import to_networkx
+from kg.graph.build import to_networkx
 from kg.registry import exporters, lookup
 from kg.types import Entity, Link, Mention, MentionRelation, Paper, Relation, Source
 

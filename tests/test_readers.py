@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.readers import InputError, paper_id, read_corpus
+from kg.io.readers import InputError, paper_id, read_corpus
 
 ABSTRACT_A = "We propose FooNet for image classification."
 ABSTRACT_B = "We study uncertainty quantification in LLMs."

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.resolve import normal_form, resolve
+from kg.graph.resolve import normal_form, resolve
 from kg.types import Mention
 
 

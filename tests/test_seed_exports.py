@@ -11,8 +11,8 @@ import networkx as nx
 import pytest
 import rdflib
 
-from kg.browser import CANVAS_PIXELS, js, open_page, problems
-from kg.check import check_graphml, check_html, check_ttl, external_references, shacl_violations, xsd_errors
+from kg.quality.browser import CANVAS_PIXELS, js, open_page, problems
+from kg.quality.check import check_graphml, check_html, check_ttl, external_references, shacl_violations, xsd_errors
 from tests.consumers import browser, click_node, search  # noqa: F401  (browser is a fixture)
 
 SEEDS = Path(__file__).resolve().parents[1] / "exports"

@@ -9,9 +9,9 @@ import rdflib
 from rdflib import Literal, URIRef
 from rdflib.namespace import DCTERMS, PROV, RDF, SKOS
 
-from kg.check import shacl_violations
+from kg.quality.check import shacl_violations
 from kg.exporters.rdf import MLKG, NIF, to_rdflib, write_turtle
-from kg.graph import to_networkx
+from kg.graph.build import to_networkx
 from kg.types import Entity, Link, Paper
 from tests.test_rdf import BASE, ROOT, TRICKY, make_graph
 

@@ -1,7 +1,7 @@
 """Markup stripping keeps an exact map back to the original characters."""
 import pytest
 
-from kg.text import normalise_whitespace, remove_control_characters, strip_markup
+from kg.text.markup import normalise_whitespace, remove_control_characters, strip_markup
 
 
 @pytest.mark.parametrize(
@@ -56,7 +56,7 @@ def test_normalise_whitespace() -> None:
 
 
 def test_truncate_cuts_at_a_sentence_end_and_keeps_the_offset_map() -> None:
-    from kg.text import truncate
+    from kg.text.markup import truncate
 
     clean = strip_markup(r"First \textbf{one}. Second sentence here. Third.")
     short = truncate(clean, 35)

@@ -16,9 +16,9 @@ from typing import Any, Iterable, Iterator
 
 import networkx as nx
 
-from kg.layout import hex_to_rgb, node_metrics, type_color
+from kg.graph.layout import hex_to_rgb, node_metrics, type_color
 from kg.registry import exporters
-from kg.views import project
+from kg.graph.views import project
 
 NAMESPACE = "http://graphml.graphdrawing.org/xmlns"
 SCHEMA = f"{NAMESPACE} {NAMESPACE}/1.0/graphml.xsd"

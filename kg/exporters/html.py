@@ -3,7 +3,7 @@
 vis-network 9.1.2 is inlined from the pyvis package; pyvis's own template is not used because it
 links Bootstrap from a CDN. All data sits in one `<script type="application/json">` block written
 with Jinja's `tojson` (`<`, `>`, `&`, `'` escaped as \\u003c …), and the page script builds every
-text with DOM text nodes, never innerHTML. Positions come from `kg.layout` (fixed seed); physics
+text with DOM text nodes, never innerHTML. Positions come from `kg.graph.layout` (fixed seed); physics
 is off. Large graphs open on the top `limit` nodes by degree; the page says what is hidden.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import networkx as nx
 
-from kg.layout import OTHER_COLOR, TYPE_COLORS, degrees, positions
+from kg.graph.layout import OTHER_COLOR, TYPE_COLORS, degrees, positions
 from kg.registry import exporters
 from kg.types import ENTITY_TYPES
 

@@ -80,7 +80,7 @@ def to_rdflib(G: nx.DiGraph) -> Graph:
 
 
 for _writer in (write_turtle, write_ntriples, write_jsonld):
-    _writer.uses_layout = False  # type: ignore[attr-defined]  (kg.outputs forks these before the layout)
+    _writer.uses_layout = False  # type: ignore[attr-defined]  (kg.run.outputs forks these before the layout)
 exporters.register("ttl", func=write_turtle)
 exporters.register("nt", func=write_ntriples)
 exporters.register("jsonld", func=write_jsonld)

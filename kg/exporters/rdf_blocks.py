@@ -17,7 +17,7 @@ from urllib.parse import quote
 import networkx as nx
 
 from kg.exporters.rdf_terms import V, Block, Iri, NonNegative
-from kg.graph import DEFAULT_BASE_IRI, Evidence, paper_node
+from kg.graph.build import DEFAULT_BASE_IRI, Evidence, paper_node
 
 mlkg, schema, nif, itsrdf, dcterms, prov, rdf, rdfs, skos = (V[p] for p in (
     "mlkg", "schema", "nif", "itsrdf", "dcterms", "prov", "rdf", "rdfs", "skos"))

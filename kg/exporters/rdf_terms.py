@@ -12,7 +12,7 @@ import re
 
 from rdflib import Literal, URIRef
 
-from kg.graph import DEFAULT_BASE_IRI
+from kg.graph.build import DEFAULT_BASE_IRI
 
 
 class Iri(str):

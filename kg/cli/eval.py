@@ -1,0 +1,89 @@
+"""The `kg eval` command: build the graph of a gold file's abstracts and score it."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from kg.quality.evaluate import ALL_TYPES, PRF, PaperDiff, Scores, gold_items, graph_items, read_gold, score
+from kg.nlp.load import DEFAULT_MODEL, load_nlp
+from kg.run.pipeline import build
+from kg.io.readers import Skipped, record_to_paper
+from kg.types import Paper
+
+out = Console(highlight=False)
+
+
+def gold_papers(records: list[dict], file: str) -> list[Paper]:
+    """The gold abstracts as papers whose ids equal the gold ids."""
+    papers = []
+    for line, record in enumerate(records, start=1):
+        paper = record_to_paper({"id": record["id"], "abstract": record.get("text", record.get("abstract"))},
+                                file, line)
+        if not isinstance(paper, Skipped):
+            papers.append(paper)
+    return papers
+
+
+def evaluate_file(gold: Path, model: str = DEFAULT_MODEL, extractor_names: Optional[tuple[str, ...]] = None) -> Scores:
+    """Build the gold file's abstracts with the extractors and score the graph."""
+    from kg.extractors import DEFAULT_EXTRACTORS, build_extract
+
+    records = read_gold(gold)
+    nlp, warning = load_nlp(model)
+    if warning:
+        Console(stderr=True).print(f"warning: {warning}", markup=False)
+    graph, _ = build(gold_papers(records, gold.name), nlp, build_extract(extractor_names or DEFAULT_EXTRACTORS))
+    return score(graph_items(graph), gold_items(records))
+
+
+def row(name: str, prf: PRF) -> str:
+    """One line of the figures table."""
+    return (f"{name:<10} P {prf.precision:.3f}  R {prf.recall:.3f}  F1 {prf.f1:.3f}   "
+            f"(tp {prf.tp}, predicted {prf.predicted}, gold {prf.gold})")
+
+
+def print_scores(scores: Scores) -> None:
+    """The figures as a small table."""
+    out.print(f"papers: {scores.papers}   (method+model+dataset+task unless noted)")
+    out.print(row("typed", scores.typed))
+    out.print(row("untyped", scores.untyped))
+    for entity_type in ALL_TYPES:
+        out.print(row(f"  {entity_type}", scores.per_type[entity_type]))
+    out.print(row("proposed", scores.proposed))
+    out.print(row("linking", scores.linking))
+
+
+def print_diff(diff: PaperDiff) -> None:
+    """Missed, spurious and wrongly typed entities of one paper."""
+    out.print(f"[bold]## {diff.paper_id}[/]")
+    for item in diff.missed:
+        out.print(f"  - missed    {item.type:<7} {item.role:<8} {' | '.join(item.forms)}", markup=False)
+    for item in diff.spurious:
+        out.print(f"  + spurious  {item.type:<7} {item.role:<8} {item.name}", markup=False)
+    for predicted, gold in diff.wrong_type:
+        out.print(f"  ~ type      {predicted.type} -> {gold.type:<7} {gold.name}", markup=False)
+    for predicted, gold in diff.wrong_role:
+        out.print(f"  ~ role      {predicted.role} -> {gold.role:<7} {gold.name}", markup=False)
+
+
+def eval_command(
+    gold: Path = typer.Argument(..., help="Gold JSONL (id, text, entities)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+    diff: bool = typer.Option(False, "--diff", help="Show a per-paper diff (missed / spurious / wrong type)."),
+    model: str = typer.Option(DEFAULT_MODEL, "--model", help="spaCy pipeline package or path; 'blank' for none."),
+    extractors: str = typer.Option("", "--extractors", help="Comma-separated extractors (default: all)."),
+) -> None:
+    """Build the graph of a gold file's abstracts and score entities, roles and linking."""
+    names = tuple(n.strip() for n in extractors.split(",") if n.strip()) or None
+    scores = evaluate_file(gold, model, names)
+    if diff:
+        for paper_diff in scores.diffs:
+            print_diff(paper_diff)
+    if as_json:
+        print(json.dumps(scores.to_dict(), indent=2))
+    else:
+        print_scores(scores)

@@ -1,0 +1,60 @@
+"""`kg query`: run SPARQL (text, a .rq file or a named query) on an exported graph file."""
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+
+class OutputFormat(str, Enum):
+    """How rows are printed."""
+
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+class Engine(str, Enum):
+    """The SPARQL engine."""
+
+    oxigraph = "oxigraph"
+    rdflib = "rdflib"
+
+
+def query_command(
+    graph: Optional[Path] = typer.Argument(None, metavar="GRAPH", help="Exported graph file: .ttl, .nt or .jsonld (format by suffix)."),
+    query: Optional[str] = typer.Argument(None, metavar="QUERY", help="SPARQL text, a .rq file, or a named query (see --list)."),
+    fmt: OutputFormat = typer.Option(OutputFormat.table, "--format", "-f", help="Output format."),
+    param: List[str] = typer.Option([], "--param", "-p", metavar="NAME=VALUE",
+                                    help="Set a parameter: replaces the query's `VALUES ?NAME { ... }` block. "
+                                         "Repeat for several values. <IRI> or prefix:name is an IRI, else a string."),
+    list_queries: bool = typer.Option(False, "--list", help="List the named queries and their parameters."),
+    engine: Engine = typer.Option(Engine.oxigraph, "--engine", help="SPARQL engine (oxigraph is much faster)."),
+) -> None:
+    """Run a SPARQL query on an exported graph and print the rows."""
+    from kg.query.sparql import QueryError, format_rows, parse_params, resolve_query, run_query
+
+    if list_queries:
+        typer.echo(describe_named_queries(), nl=False)
+        return
+    if graph is None or query is None:
+        raise typer.BadParameter("give a GRAPH file and a QUERY (SPARQL text, a .rq file or a name from --list)")
+    try:
+        columns, rows = run_query(graph, resolve_query(query), engine.value, parse_params(param))
+    except QueryError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(format_rows(columns, rows, fmt.value), nl=False)
+
+
+def describe_named_queries() -> str:
+    """One block per named query: name, description and parameters with their defaults."""
+    from kg.query.sparql import named_queries
+
+    lines = []
+    for name, named in named_queries().items():
+        lines.append(f"{name}\n    {named.description}")
+        lines.extend(f"    --param {key}=…   (default: {default})" for key, default in named.params.items())
+    return "\n".join(lines) + "\n"

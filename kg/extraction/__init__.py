@@ -1,0 +1,1 @@
+"""The extraction interface: candidates, contexts and per-paper extractions."""

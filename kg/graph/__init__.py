@@ -1,0 +1,1 @@
+"""From mentions to the graph: entity resolution, the networkx graph, views and layout."""

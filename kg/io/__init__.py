@@ -1,0 +1,1 @@
+"""Reading inputs: listings, JSONL/CSV records, one corpus of papers."""

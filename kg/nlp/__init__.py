@@ -1,0 +1,1 @@
+"""The spaCy pipeline: loading it and the exact fast stand-in components."""

@@ -1,0 +1,1 @@
+"""Checking results: evaluation against gold, export checks, benchmarks, the browser."""

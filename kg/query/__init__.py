@@ -1,0 +1,1 @@
+"""SPARQL over exported graphs."""

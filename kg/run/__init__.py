@@ -1,0 +1,1 @@
+"""Running a build: pipeline, engines, cache, timing and outputs."""

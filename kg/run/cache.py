@@ -1,0 +1,157 @@
+"""A per-paper extraction cache: one checksummed JSON file per (paper, extraction setup)."""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+from dataclasses import astuple
+from pathlib import Path
+from typing import Any
+
+from kg.run.cache_admin import TEMPORARY_PREFIX, entry_path
+from kg.extraction.interface import Extraction
+from kg.types import Mention, MentionRelation, Paper
+
+log = logging.getLogger(__name__)
+
+FORMAT = 1  # bump when the entry layout changes
+MAGIC = b"paperkg-cache"
+APP_NAME = "paperkg"
+
+
+CACHE_ENV = "PAPERKG_CACHE_DIR"
+# kg modules whose code decides a paper's extraction (besides the extractors' own package)
+EXTRACTION_MODULES = ("kg.text.abbreviations", "kg.extraction.interface", "kg.nlp.fast_components", "kg.nlp.load",
+                      "kg.run.pipeline", "kg.text.markup", "kg.types")
+
+
+def default_cache_dir() -> Path:
+    """$PAPERKG_CACHE_DIR, else the user's cache directory for paperkg (platformdirs)."""
+    import platformdirs
+
+    if os.environ.get(CACHE_ENV):
+        return Path(os.environ[CACHE_ENV])
+    return Path(platformdirs.user_cache_dir(APP_NAME)) / "extractions"
+
+
+def code_digest(*packages: str) -> str:
+    """A digest of the files of `packages` and of kg's extraction modules: edits invalidate entries."""
+    import importlib.util
+
+    files: list[Path] = [Path(importlib.util.find_spec(name).origin) for name in EXTRACTION_MODULES]
+    for package in packages:
+        spec = importlib.util.find_spec(package)
+        for location in (spec.submodule_search_locations or []) if spec else []:
+            files.extend(p for p in sorted(Path(location).rglob("*"))
+                         if p.is_file() and "__pycache__" not in p.parts)
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def setup_salt(**setup: Any) -> str:
+    """A digest of everything besides the paper that the extraction depends on."""
+    blob = json.dumps({"format": FORMAT, **setup}, sort_keys=True, default=repr)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def encode(extraction: Extraction) -> bytes:
+    """The JSON form of an extraction (mentions as field lists)."""
+    data = {
+        "mentions": [list(astuple(m)) for m in extraction.mentions],
+        "relations": [[r.paper_id, r.relation, list(astuple(r.source)), list(astuple(r.target))]
+                      for r in extraction.relations],
+        "abbreviations": [list(pair) for pair in extraction.abbreviations],
+    }
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def decode(payload: bytes) -> Extraction:
+    """The extraction from its JSON form; raises on anything malformed."""
+    data = json.loads(payload.decode("utf-8"))
+    mentions = tuple(Mention(*fields) for fields in data["mentions"])
+    relations = tuple(MentionRelation(paper_id, relation, Mention(*source), Mention(*target))
+                      for paper_id, relation, source, target in data["relations"])
+    abbreviations = tuple((short, long) for short, long in data["abbreviations"])
+    return Extraction(mentions, relations, abbreviations)
+
+
+def create_temporary(folder: Path) -> tuple[int, str]:
+    """A new temporary file in `folder`; the folder is made only when missing (mkdir is slow)."""
+    try:
+        return tempfile.mkstemp(dir=folder, prefix=TEMPORARY_PREFIX)
+    except FileNotFoundError:
+        folder.mkdir(parents=True, exist_ok=True)
+        return tempfile.mkstemp(dir=folder, prefix=TEMPORARY_PREFIX)
+
+
+class PaperCache:
+    """Extractions on disk under `directory`, keyed by paper and extraction setup."""
+
+    def __init__(self, directory: Path, salt: str) -> None:
+        self.directory = Path(directory)
+        self.salt = salt
+        self.hits = self.misses = self.corrupt = 0
+
+    def key(self, paper: Paper) -> str:
+        """sha256 of the setup salt, the paper id and the abstract."""
+        digest = hashlib.sha256(self.salt.encode("ascii"))
+        for part in (paper.id, paper.abstract):
+            digest.update(b"\0" + part.encode("utf-8"))
+        return digest.hexdigest()
+
+    def path(self, key: str) -> Path:
+        """Where an entry lives: sharded by the key's first two hex digits."""
+        return entry_path(self.directory, key)
+
+    def load(self, paper: Paper) -> Extraction | None:
+        """The cached extraction of `paper`, or None when absent or not intact."""
+        key = self.key(paper)
+        try:
+            blob = self.path(key).read_bytes()
+        except OSError:
+            self.misses += 1
+            return None
+        extraction = self._verify(blob, key)
+        if extraction is None:
+            self.corrupt += 1
+            self.misses += 1
+            log.warning("cache entry %s is corrupt: recomputing", key[:12])
+        else:
+            self.hits += 1
+        return extraction
+
+    def _verify(self, blob: bytes, key: str) -> Extraction | None:
+        """Check header, key and checksum, then decode; None when anything is off."""
+        header, _, payload = blob.partition(b"\n")
+        parts = header.split(b" ")
+        if len(parts) != 4 or parts[0] != MAGIC or parts[1] != str(FORMAT).encode():
+            return None
+        if parts[2] != key.encode() or parts[3] != hashlib.sha256(payload).hexdigest().encode():
+            return None
+        try:
+            return decode(payload)
+        except (ValueError, TypeError, KeyError):
+            return None
+
+    def store(self, paper: Paper, extraction: Extraction) -> None:
+        """Write an entry atomically (temporary file, then rename); failures only log."""
+        key = self.key(paper)
+        payload = encode(extraction)
+        header = b" ".join([MAGIC, str(FORMAT).encode(), key.encode(),
+                            hashlib.sha256(payload).hexdigest().encode()])
+        target = self.path(key)
+        try:
+            fd, tmp = create_temporary(target.parent)
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(header + b"\n" + payload)
+                os.replace(tmp, target)
+            except OSError:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+        except OSError as error:
+            log.warning("cannot write cache entry %s: %s", target, error)

@@ -1,0 +1,75 @@
+"""Which files a build writes and how: the chosen exporters, run in forked processes when they can."""
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+from typing import Callable, Sequence
+
+import networkx as nx
+
+from kg.run.forked import can_fork, run_forked
+from kg.graph.layout import node_metrics
+from kg.registry import UnknownNameError, exporters, lookup
+from kg.run.timing import stage, timed
+
+OUTPUT_STEM = "graph"
+# Above this many nodes exporters run one after another in the build process: forked exporters
+# each end up copying the graph pages they read, which at this size costs more memory than time.
+PARALLEL_EXPORT_NODES = 50_000
+
+
+def choose_writers(formats: list[str], views: Sequence[str] = ("full",)) -> list[tuple[str, Callable]]:
+    """The exporters named in `formats`, GraphML once per view; unknown names fail before any work."""
+    import kg.exporters  # noqa: F401  (registers the built-in exporters)
+    from kg.graph.views import VIEWS
+
+    for view in views:
+        if view not in VIEWS:
+            raise UnknownNameError(f"unknown view {view!r} (choose from: {', '.join(VIEWS)})")
+    if list(views) != ["full"] and "graphml" not in formats:
+        raise UnknownNameError(f"--view {','.join(views)} applies to GraphML: add graphml to --format")
+    writers: list[tuple[str, Callable]] = []
+    for name in formats:
+        write = lookup(exporters, name)
+        if name != "graphml":
+            writers.append((name, write))
+            continue
+        writers.extend((writer_name(name, view), write if view == "full" else partial(write, view=view))
+                       for view in views)
+    return writers
+
+
+def writer_name(fmt: str, view: str = "full") -> str:
+    """A writer's name: the format, or `format:view` for a projection."""
+    return fmt if view == "full" else f"{fmt}:{view}"
+
+
+def output_name(writer: str) -> str:
+    """The file a writer makes: graph.<format>, or graph-<view>.<format> for `format:view`."""
+    fmt, _, view = writer.partition(":")
+    return f"{OUTPUT_STEM}-{view}.{fmt}" if view else f"{OUTPUT_STEM}.{fmt}"
+
+
+def write_exports(graph: nx.DiGraph, out_dir: Path, writers: list[tuple[str, Callable]],
+                  stages: dict[str, float] | None = None, processes: int = 1) -> list[Path]:
+    """Write `graph.<format>` for each exporter, timing each into `stages`; forked in parallel if asked."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stages = {} if stages is None else stages
+    paths = {name: out_dir / output_name(name) for name, _ in writers}
+    if processes > 1 and len(writers) > 1 and can_fork() and graph.number_of_nodes() <= PARALLEL_EXPORT_NODES:
+        writers = sorted(writers, key=lambda named: uses_layout(named[1]))  # stable: layout-free ones first
+        warm_up = partial(timed, stages, "layout", partial(node_metrics, graph))
+        with stage(stages, "exports (parallel wall)"):
+            seconds = run_forked({name: partial(write, graph, paths[name]) for name, write in writers}, processes,
+                                 warm_up if any(uses_layout(write) for _, write in writers) else None)
+        stages.update((f"export {name}", value) for name, value in seconds.items())
+        return list(paths.values())
+    for name, write in writers:
+        with stage(stages, f"export {name}"):
+            write(graph, paths[name])
+    return list(paths.values())
+
+
+def uses_layout(write: Callable) -> bool:
+    """Whether an exporter reads kg.graph.layout's positions and metrics (plug-ins are assumed to)."""
+    return getattr(write, "uses_layout", True)

@@ -1,0 +1,91 @@
+"""Compose the stages: read -> parse -> extract -> resolve -> graph."""
+from __future__ import annotations
+
+from collections import Counter
+from contextlib import closing
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
+
+import networkx as nx
+from spacy.language import Language
+
+from kg.extraction.interface import ExtractFn, Extraction, extract_paper, prepare
+from kg.graph.build import DEFAULT_BASE_IRI, to_networkx
+from kg.graph.resolve import resolve
+from kg.types import Paper
+
+if TYPE_CHECKING:
+    from kg.run.cache import PaperCache
+    from kg.run.engines import EngineOptions, WorkerSpec
+
+BATCH_SIZE = 64
+Progress = Callable[[int], None]
+
+
+@dataclass
+class BuildStats:
+    """Figures for the build summary."""
+
+    papers: int = 0
+    skipped: int = 0
+    mentions: int = 0
+    entities: Counter = field(default_factory=Counter)
+    links: int = 0
+    relations: int = 0
+
+
+def extract_papers(papers: Iterable[Paper], nlp: Language, extract: ExtractFn,
+                   batch_size: int = BATCH_SIZE) -> Iterator[tuple[Paper, Extraction]]:
+    """Parse each abstract once (nlp.pipe) and extract from the shared Doc; streams."""
+    prepared = ((paper, *prepare(paper)) for paper in papers)
+    pairs = ((text, (paper, context)) for paper, text, context in prepared)
+    for doc, (paper, context) in nlp.pipe(pairs, as_tuples=True, batch_size=batch_size):
+        yield paper, extract_paper(paper, doc, context, extract)
+
+
+def extract_all(papers: list[Paper], spec: WorkerSpec, options: EngineOptions,
+                cache: PaperCache | None = None, progress: Progress | None = None) -> list[Extraction]:
+    """Every paper's extraction in input order: cached ones loaded, the rest computed (and stored)."""
+    from kg.run.engines import run_extraction
+
+    results: list[Extraction | None] = [cache.load(p) if cache else None for p in papers]
+    todo = [i for i, extraction in enumerate(results) if extraction is None]
+    if progress and len(todo) < len(papers):
+        progress(len(papers) - len(todo))
+    indices = iter(todo)
+    with closing(run_extraction(spec, [papers[i] for i in todo], options)) as computed:
+        for extraction in computed:  # run to the end, so pools and clusters shut down here
+            index = next(indices)
+            results[index] = extraction
+            if cache:
+                cache.store(papers[index], extraction)
+            if progress:
+                progress(1)
+    return results  # type: ignore[return-value]
+
+
+def assemble(papers: list[Paper], extractions: Iterable[Extraction], base_iri: str = DEFAULT_BASE_IRI,
+             skipped: int = 0) -> tuple[nx.DiGraph, BuildStats]:
+    """Resolve all extractions into entities and links, and build the graph."""
+    mentions, relations, pairs = [], [], []
+    for extraction in extractions:
+        mentions.extend(extraction.mentions)
+        relations.extend(extraction.relations)
+        pairs.extend(extraction.abbreviations)
+    entities, links, entity_relations = resolve(mentions, pairs, relations)
+    graph = to_networkx(papers, entities, links, entity_relations, base_iri=base_iri, papers_skipped=skipped)
+    stats = BuildStats(papers=len(papers), skipped=skipped, mentions=len(mentions),
+                       entities=Counter(e.type for e in entities), links=len(links),
+                       relations=graph.number_of_edges() - len(links))
+    return graph, stats
+
+
+def build(papers: list[Paper], nlp: Language, extract: ExtractFn, base_iri: str = DEFAULT_BASE_IRI,
+          skipped: int = 0, progress: Callable[[int], None] | None = None) -> tuple[nx.DiGraph, BuildStats]:
+    """The whole local build over papers already read."""
+    extractions = []
+    for _, extraction in extract_papers(papers, nlp, extract):
+        extractions.append(extraction)
+        if progress:
+            progress(1)
+    return assemble(papers, extractions, base_iri, skipped)
