@@ -5,11 +5,13 @@ from typing import Any, Callable
 
 import catalogue
 
+from kg.errors import UserError
+
 extractors = catalogue.create("paperkg", "extractors", entry_points=True)
 exporters = catalogue.create("paperkg", "exporters", entry_points=True)
 
 
-class UnknownNameError(ValueError):
+class UnknownNameError(UserError, ValueError):
     """A name that is not registered; the message lists the valid ones."""
 
 

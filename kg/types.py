@@ -11,6 +11,7 @@ RelationType = Literal["evaluated_on", "applied_to", "measured_by", "based_on"]
 ENTITY_TYPES: tuple[str, ...] = get_args(EntityType)
 ROLES: tuple[str, ...] = get_args(Role)
 RELATION_TYPES: tuple[str, ...] = get_args(RelationType)
+DEFAULT_BASE_IRI = "https://w3id.org/paperkg/"  # instance IRIs; the vocabulary is always DEFAULT_BASE_IRI + "vocab#"
 
 
 @dataclass(frozen=True, order=True)

@@ -142,3 +142,13 @@ def test_browser_passes_the_seed_page_and_fails_a_broken_one(seeds: Path) -> Non
     edit(seeds / "graph.html", lambda t: t.replace('id="kg-data">', 'id="kg-data">{broken', 1))
     code, lines = kg_check(seeds, "--no-shacl", "--browser")
     assert code == 1 and any(line.startswith("FAIL graph.html: headless Chromium") for line in lines), lines
+
+
+def test_verdicts_hold_under_python_optimise(tmp_path: Path) -> None:
+    """`python -O` strips asserts; a broken export must still fail the check (exit 1)."""
+    import subprocess
+
+    (tmp_path / "graph.html").write_text('<html><script src="https://cdn.example.org/x.js"></script></html>')
+    done = subprocess.run([sys.executable, "-O", "-m", "kg", "check", str(tmp_path)], capture_output=True, text=True)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "FAIL graph.html: no external references (external references:" in done.stdout

@@ -1,4 +1,5 @@
 """The command line: bad input gives one clear line and exit code 1, never a traceback."""
+import re
 from pathlib import Path
 
 import pytest
@@ -66,3 +67,104 @@ def test_bad_view_names_the_valid_choices(listing: Path, tmp_path: Path, argumen
     result = runner.invoke(app, ["build", str(listing), "--out", str(tmp_path / "out"), *arguments])
     assert result.exit_code == 1 and message in result.output, result.output
     assert not (tmp_path / "out").exists()  # failed before any work
+
+
+def command_paths(group=None, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every command and subcommand of the app, as argument tuples."""
+    import typer.main
+
+    group = group or typer.main.get_command(app)
+    paths = []
+    for name, command in sorted(group.commands.items()):
+        paths.append((*prefix, name))
+        if hasattr(command, "commands"):
+            paths.extend(command_paths(command, (*prefix, name)))
+    return paths
+
+
+def test_version_prints_the_package_version() -> None:
+    from importlib.metadata import version
+
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output.strip() == f"paperkg {version('paperkg')}"
+
+
+@pytest.mark.parametrize("command", [(), *command_paths()], ids=lambda c: " ".join(c) or "kg")
+def test_every_help_page_shows_examples_and_exit_codes(command: tuple[str, ...]) -> None:
+    result = runner.invoke(app, [*command, "--help"], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    examples = result.output.split("Examples:")[1]
+    assert f"kg {' '.join(command)}".strip() in examples and "Exit codes: 0 success, 1 failure" in examples
+
+
+def test_help_lists_the_registered_formats_and_engines() -> None:
+    import kg.exporters  # noqa: F401  (registers the built-in exporters)
+    from kg.registry import exporters
+    from kg.run.engines import ENGINES
+
+    from kg.cli import main
+
+    assert sorted(main.FORMATS.split(", ")) == sorted(exporters.get_all())
+    assert main.ENGINE_NAMES.split(", ") == list(ENGINES)
+    page = " ".join(re.sub(r"[│╭╮╰╯─]", " ", runner.invoke(app, ["build", "--help"]).output).split())
+    assert f"from: {main.FORMATS}." in page and f"runs: {main.ENGINE_NAMES}." in page
+
+
+@pytest.mark.parametrize("command", [(), *command_paths()], ids=lambda c: " ".join(c) or "kg")
+def test_arguments_are_named_in_upper_case(command: tuple[str, ...]) -> None:
+    import typer.main
+
+    click_command = typer.main.get_command(app)
+    for name in command:
+        click_command = click_command.commands[name]
+    for param in click_command.params:
+        metavar = param.metavar or ""
+        if param.param_type_name == "argument" or metavar:
+            assert metavar and metavar == metavar.upper(), (command, param.name, metavar)
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["eval", "missing.jsonl"], "missing.jsonl"),
+    (["bench", "missing-corpus"], "missing-corpus"),
+    (["check", "missing-dir"], "missing-dir is not a directory"),
+    (["query", "missing.ttl", "top-datasets"], "missing.ttl"),
+])
+def test_bad_input_is_one_line_and_exit_1(tmp_path: Path, monkeypatch, arguments: list[str], message: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith("error: ") and message in result.output
+    assert len(result.output.strip().splitlines()) == 1 and "Traceback" not in result.output
+
+
+def test_bench_without_a_corpus_is_a_usage_error() -> None:
+    result = runner.invoke(app, ["bench"])
+    assert result.exit_code == 2 and "Missing argument 'CORPUS'" in result.output
+
+
+def test_an_internal_error_is_one_line_unless_debugging(listing: Path, tmp_path: Path, monkeypatch) -> None:
+    import kg.run.build
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(kg.run.build, "run_build", broken)
+    result = runner.invoke(app, ["build", str(listing), "--out", str(tmp_path)])
+    assert result.exit_code == 1
+    assert result.output.strip() == "error: internal error: RuntimeError: boom (set PAPERKG_DEBUG=1 for a traceback)"
+    monkeypatch.setenv("PAPERKG_DEBUG", "1")
+    result = runner.invoke(app, ["build", str(listing), "--out", str(tmp_path)])
+    assert isinstance(result.exception, RuntimeError)
+
+
+@pytest.mark.parametrize("arguments", [["--help"], ["query", "--help"], ["cache", "info", "--cache-dir", "."]])
+def test_light_commands_do_not_import_spacy(arguments: list[str]) -> None:
+    import subprocess
+    import sys
+
+    script = ("import sys; from kg.cli.main import app\n"
+              "try:\n    app(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+              "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'spacy', 'networkx', 'rdflib', 'thinc'})\n"
+              "print('HEAVY', heavy)")
+    done = subprocess.run([sys.executable, "-c", script, *arguments], capture_output=True, text=True, check=True)
+    assert "HEAVY []" in done.stdout, done.stdout[-500:]

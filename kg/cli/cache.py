@@ -6,9 +6,12 @@ from typing import Optional
 
 import typer
 
+from kg.cli.errors import fail
+from kg.cli.help import examples
 from kg.run.cache_admin import cache_info, clear_cache, human_size
 
-cache_app = typer.Typer(no_args_is_help=True, help="Inspect or clear the per-paper extraction cache.")
+cache_app = typer.Typer(no_args_is_help=True, help="Inspect or clear the per-paper extraction cache.",
+                        epilog=examples("kg cache info", "kg cache clear --older-than 30"))
 CACHE_DIR_HELP = "Cache directory (default: $PAPERKG_CACHE_DIR, else the user cache dir)."
 
 
@@ -23,13 +26,12 @@ def resolve_dir(cache_dir: Optional[Path]) -> Path:
 
 def fail_on(error: OSError, directory: Path) -> typer.Exit:
     """Print a one-line filesystem error and return the exit to raise."""
-    typer.echo(f"error: {error.filename or directory}: {error.strerror or error}", err=True)
-    return typer.Exit(1)
+    return fail(f"{error.filename or directory}: {error.strerror or error}")
 
 
-@cache_app.command("info")
+@cache_app.command("info", epilog=examples("kg cache info", "kg cache info --cache-dir /tmp/kg-cache"))
 def info_command(
-    cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help=CACHE_DIR_HELP),
+    cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", metavar="DIR", help=CACHE_DIR_HELP),
 ) -> None:
     """Print the cache directory, its number of entries and their total size."""
     directory = resolve_dir(cache_dir)
@@ -42,9 +44,9 @@ def info_command(
     typer.echo(f"size: {human_size(tally.bytes)}")
 
 
-@cache_app.command("clear")
+@cache_app.command("clear", epilog=examples("kg cache clear", "kg cache clear --older-than 30 --cache-dir /tmp/kg-cache"))
 def clear_command(
-    cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help=CACHE_DIR_HELP),
+    cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", metavar="DIR", help=CACHE_DIR_HELP),
     older_than: Optional[float] = typer.Option(None, "--older-than", min=0, metavar="DAYS",
                                                help="Only remove entries last written more than DAYS ago."),
 ) -> None:

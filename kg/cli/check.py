@@ -5,9 +5,11 @@ from pathlib import Path
 
 import typer
 
+from kg.cli.errors import EXIT_FAILURE, fail
+
 
 def check_command(
-    export_dir: Path = typer.Argument(..., metavar="EXPORT_DIR",
+    export_dir: Path = typer.Argument(..., metavar="EXPORT",
                                       help="Folder holding graph.ttl, graph.graphml and/or graph.html."),
     browser: bool = typer.Option(False, "--browser", help="Also open graph.html offline in headless Chromium."),
     shacl: bool = typer.Option(True, "--shacl/--no-shacl",
@@ -17,12 +19,11 @@ def check_command(
     from kg.quality.check import check_dir
 
     if not export_dir.is_dir():
-        typer.echo(f"error: {export_dir} is not a directory", err=True)
-        raise typer.Exit(1)
+        raise fail(f"{export_dir} is not a directory")
     failed = 0
     for result in check_dir(export_dir, browser=browser, shacl=shacl):
         typer.echo(result.line())
         failed += result.status == "FAIL"
     if failed:
         typer.echo(f"{failed} check(s) failed", err=True)
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_FAILURE)

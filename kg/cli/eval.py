@@ -3,22 +3,24 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 from rich.console import Console
 
-from kg.quality.evaluate import ALL_TYPES, PRF, PaperDiff, Scores, gold_items, graph_items, read_gold, score
-from kg.nlp.load import DEFAULT_MODEL, load_nlp
-from kg.run.pipeline import build
-from kg.io.readers import Skipped, record_to_paper
-from kg.types import Paper
+from kg.nlp import DEFAULT_MODEL
+
+if TYPE_CHECKING:  # spaCy and networkx load when the command runs, not when `kg` starts
+    from kg.quality.evaluate import PRF, PaperDiff, Scores
+    from kg.types import Paper
 
 out = Console(highlight=False)
 
 
 def gold_papers(records: list[dict], file: str) -> list[Paper]:
     """The gold abstracts as papers whose ids equal the gold ids."""
+    from kg.io.readers import Skipped, record_to_paper
+
     papers = []
     for line, record in enumerate(records, start=1):
         paper = record_to_paper({"id": record["id"], "abstract": record.get("text", record.get("abstract"))},
@@ -31,6 +33,9 @@ def gold_papers(records: list[dict], file: str) -> list[Paper]:
 def evaluate_file(gold: Path, model: str = DEFAULT_MODEL, extractor_names: Optional[tuple[str, ...]] = None) -> Scores:
     """Build the gold file's abstracts with the extractors and score the graph."""
     from kg.extractors import DEFAULT_EXTRACTORS, build_extract
+    from kg.nlp.load import load_nlp
+    from kg.quality.evaluate import gold_items, graph_items, read_gold, score
+    from kg.run.pipeline import build
 
     records = read_gold(gold)
     nlp, warning = load_nlp(model)
@@ -48,6 +53,8 @@ def row(name: str, prf: PRF) -> str:
 
 def print_scores(scores: Scores) -> None:
     """The figures as a small table."""
+    from kg.quality.evaluate import ALL_TYPES
+
     out.print(f"papers: {scores.papers}   (method+model+dataset+task unless noted)")
     out.print(row("typed", scores.typed))
     out.print(row("untyped", scores.untyped))
@@ -71,11 +78,11 @@ def print_diff(diff: PaperDiff) -> None:
 
 
 def eval_command(
-    gold: Path = typer.Argument(..., help="Gold JSONL (id, text, entities)."),
+    gold: Path = typer.Argument(..., metavar="GOLD", help="Gold JSONL (id, text, entities)."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
     diff: bool = typer.Option(False, "--diff", help="Show a per-paper diff (missed / spurious / wrong type)."),
-    model: str = typer.Option(DEFAULT_MODEL, "--model", help="spaCy pipeline package or path; 'blank' for none."),
-    extractors: str = typer.Option("", "--extractors", help="Comma-separated extractors (default: all)."),
+    model: str = typer.Option(DEFAULT_MODEL, "--model", metavar="NAME", help="spaCy pipeline package or path; 'blank' for none."),
+    extractors: str = typer.Option("", "--extractors", metavar="NAME,...", help="Comma-separated extractors (default: all)."),
 ) -> None:
     """Build the graph of a gold file's abstracts and score entities, roles and linking."""
     names = tuple(n.strip() for n in extractors.split(",") if n.strip()) or None

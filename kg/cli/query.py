@@ -31,21 +31,17 @@ def query_command(
                                     help="Set a parameter: replaces the query's `VALUES ?NAME { ... }` block. "
                                          "Repeat for several values. <IRI> or prefix:name is an IRI, else a string."),
     list_queries: bool = typer.Option(False, "--list", help="List the named queries and their parameters."),
-    engine: Engine = typer.Option(Engine.oxigraph, "--engine", help="SPARQL engine (oxigraph is much faster)."),
+    engine: Engine = typer.Option(Engine.oxigraph, "--engine", metavar="ENGINE", help="SPARQL engine (oxigraph is much faster)."),
 ) -> None:
     """Run a SPARQL query on an exported graph and print the rows."""
-    from kg.query.sparql import QueryError, format_rows, parse_params, resolve_query, run_query
+    from kg.query.sparql import format_rows, parse_params, resolve_query, run_query
 
     if list_queries:
         typer.echo(describe_named_queries(), nl=False)
         return
     if graph is None or query is None:
         raise typer.BadParameter("give a GRAPH file and a QUERY (SPARQL text, a .rq file or a name from --list)")
-    try:
-        columns, rows = run_query(graph, resolve_query(query), engine.value, parse_params(param))
-    except QueryError as error:
-        typer.echo(f"error: {error}", err=True)
-        raise typer.Exit(1) from None
+    columns, rows = run_query(graph, resolve_query(query), engine.value, parse_params(param))  # QueryError: one line
     typer.echo(format_rows(columns, rows, fmt.value), nl=False)
 
 

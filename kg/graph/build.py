@@ -30,9 +30,8 @@ from typing import Iterable, NamedTuple
 
 import networkx as nx
 
-from kg.types import Entity, Link, Mention, Paper, Relation
+from kg.types import DEFAULT_BASE_IRI, Entity, Link, Mention, Paper, Relation  # noqa: F401  (DEFAULT_BASE_IRI: re-exported)
 
-DEFAULT_BASE_IRI = "https://w3id.org/paperkg/"
 LABEL_LENGTH = 60
 LABEL_SOURCE = 300  # raw characters first read for a title-less label (whole abstracts: 20 s at 50k papers)
 

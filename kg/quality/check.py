@@ -36,20 +36,30 @@ class Skip(Exception):
     """A check that cannot run here (an optional tool is missing)."""
 
 
+class Failed(Exception):
+    """A check's verdict: the export fails it (the message says why)."""
+
+
+def require(condition: object, message: str) -> None:
+    """Fail the running check with `message` unless `condition` holds (works under `python -O`)."""
+    if not condition:
+        raise Failed(message)
+
+
 def ontology_file(name: str) -> Path:
     """A file shipped in the `ontology` package."""
     return Path(str(files("kg.ontology").joinpath(name)))
 
 
 def run(file: str, name: str, check: Callable[[], str | None]) -> Check:
-    """Run one check: it returns a detail or raises (AssertionError/other = FAIL, Skip = skip)."""
+    """Run one check: it returns a detail or raises (Failed/other = FAIL, Skip = skip)."""
     start = time.perf_counter()
     try:
         status, detail = "ok", check() or ""
     except Skip as reason:
         status, detail = "skip", str(reason)
     except Exception as error:  # any failure of a consumer is a finding, reported on one line
-        status, detail = "FAIL", str(error) if isinstance(error, AssertionError) else f"{type(error).__name__}: {error}"
+        status, detail = "FAIL", str(error) if isinstance(error, Failed) else f"{type(error).__name__}: {error}"
     return Check(file, name, status, " ".join(detail.split())[:500], time.perf_counter() - start)
 
 
@@ -98,13 +108,13 @@ def no_blank_nodes(graph) -> None:
     from rdflib import BNode
 
     blank = next((t for t in graph if any(isinstance(term, BNode) for term in t)), None)
-    assert blank is None, f"blank node in {blank}"
+    require(blank is None, f"blank node in {blank}")
 
 
 def conforms(graph) -> str:
     """Fail with the violated constraints unless the graph conforms to the shapes."""
     ok, violations = shacl_violations(graph)
-    assert ok and not violations, f"does not conform: {sorted(violations)[:5]}"
+    require(ok and not violations, f"does not conform: {sorted(violations)[:5]}")
     return "conforms"
 
 
@@ -136,7 +146,7 @@ def xmllint_errors(path: Path, schema: Path) -> list[str]:
 def valid_xml(path: Path) -> str:
     """Fail with the first schema errors."""
     errors = xsd_errors(path)
-    assert not errors, f"{len(errors)} errors: {'; '.join(errors[:3])}"
+    require(not errors, f"{len(errors)} errors: {'; '.join(errors[:3])}")
     return "valid against ontology/graphml.xsd"
 
 
@@ -168,9 +178,9 @@ def unique_ids_and_names(path: Path) -> None:
     """Edge ids unique; attr.name unique within each key domain."""
     root = ET.parse(path).getroot()
     repeated = duplicates([edge.get("id") for edge in root.iter(f"{GRAPHML_NS}edge") if edge.get("id")])
-    assert not repeated, f"duplicate edge ids: {repeated[:5]}"
+    require(not repeated, f"duplicate edge ids: {repeated[:5]}")
     names = duplicates([(key.get("for"), key.get("attr.name")) for key in root.iter(f"{GRAPHML_NS}key")])
-    assert not names, f"duplicate attr.name per domain: {names[:5]}"
+    require(not names, f"duplicate attr.name per domain: {names[:5]}")
     return None
 
 
@@ -190,7 +200,7 @@ def external_references(html: str) -> list[str]:
 def offline(path: Path) -> str:
     """Fail on external references."""
     found = external_references(path.read_text(encoding="utf-8"))
-    assert not found, f"external references: {found[:3]}"
+    require(not found, f"external references: {found[:3]}")
     return "no external src/href"
 
 
@@ -209,8 +219,8 @@ def in_chromium(path: Path) -> str:
     if not binary:
         raise Skip("chromium is not installed (apt-get install -y chromium)")
     pixels, found = load_and_watch(binary, path)
-    assert pixels > 0, "the graph canvas stays blank"
-    assert not found, f"{len(found)} problems: {'; '.join(found[:3])}"
+    require(pixels > 0, "the graph canvas stays blank")
+    require(not found, f"{len(found)} problems: {'; '.join(found[:3])}")
     return f"canvas drawn ({pixels} pixels), no console error, no request"
 
 

@@ -23,6 +23,8 @@ from typing import Any, Collection, Mapping, Sequence
 import pyoxigraph as ox
 import rdflib
 
+from kg.errors import UserError
+
 Row = tuple[Any, ...]
 ENGINES = ("oxigraph", "rdflib")
 FORMATS = ("table", "csv", "json")
@@ -37,7 +39,7 @@ VALUES_BLOCK = r"VALUES\s+\?{name}\s*\{{([^{{}}]*)\}}"
 CELL_WIDTH = 80
 
 
-class QueryError(Exception):
+class QueryError(UserError):
     """A query that cannot run: bad SPARQL, unknown name or parameter, unreadable graph file."""
 
 

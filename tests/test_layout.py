@@ -1,0 +1,53 @@
+"""The package layout: what pyproject installs and what the README's module map says match the tree."""
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+MAPPED = {"kg.extractors": "extractors", "kg.ontology": "ontology"}  # installed inside kg from top-level folders
+
+
+def subpackages() -> set[str]:
+    """Dotted names of every folder with an __init__.py under kg/, plus the mapped ones."""
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "kg").rglob("__init__.py")}
+    return found | set(MAPPED)
+
+
+def test_pyproject_installs_every_subpackage_and_maps_the_top_level_folders() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert set(config["packages"]) == subpackages()
+    assert config["package-dir"] == MAPPED
+
+
+def layout_block() -> str:
+    """The code block under the README's "## Layout" heading."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    return re.search(r"^## Layout\n```\n(.*?)^```", readme, re.S | re.M).group(1)
+
+
+def listed_modules() -> dict[str, set[str]]:
+    """Per kg folder ("" for kg/ itself) the modules the Layout block names on its lines."""
+    listed: dict[str, set[str]] = {}
+    folder = None
+    for line in layout_block().splitlines():
+        head = re.match(r"^(\s*)([a-z_]+/|[a-z_]+\.py)?", line)
+        indent, name = len(head.group(1)), head.group(2)
+        if indent == 0:
+            folder = "" if name == "kg/" else None
+        elif name and name.endswith("/") and indent == 2:
+            folder = name[:-1]
+        elif name and indent == 2:
+            folder = ""
+        if folder is not None:
+            listed.setdefault(folder, set()).update(re.findall(r"\b([a-z_]+\.py)\b", line))
+    return listed
+
+
+def test_readme_module_map_matches_the_tree() -> None:
+    kg = ROOT / "kg"
+    actual = {"": {p.name for p in kg.glob("*.py")} - {"__init__.py", "__main__.py"}}
+    for init in kg.glob("*/__init__.py"):
+        actual[init.parent.name] = {p.name for p in init.parent.glob("*.py")} - {"__init__.py"}
+    assert listed_modules() == actual
