@@ -162,9 +162,9 @@ def make_chunks() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
             found = typed_span(a, start, end) if end > start else None
             if found:
                 (sub_start, sub_end), entity_type = found
-                yield Candidate(*char_range(a, sub_start, sub_end), entity_type, "used", SCORE, "chunks")
+                yield Candidate(*char_range(a, sub_start, sub_end), entity_type, "used", SCORE, "chunks", strength="weak")
                 rest = after_name(a, sub_start, sub_end)
                 if rest is not None:
-                    yield Candidate(*char_range(a, *rest), entity_type, "used", REST_SCORE, "chunks")
+                    yield Candidate(*char_range(a, *rest), entity_type, "used", REST_SCORE, "chunks", strength="weak")
 
     return extract

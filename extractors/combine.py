@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from dataclasses import replace
 from functools import lru_cache
 from typing import Iterable
 
@@ -10,14 +11,9 @@ from kg.text.abbreviations import Abbreviation
 from kg.extraction.interface import Candidate
 from kg.graph.resolve import normal_form
 
-CUE_EXTRACTORS = frozenset({"proposals"})  # their candidates mark roles, not entities
-KNOWN_EXTRACTORS = frozenset({"gazetteer"})  # well-known entities: never the paper's proposal
-WEAK_EXTRACTORS = frozenset({"chunks"})  # alone, their spans need confirmation
-WEAK_TYPES_KEPT = frozenset({"task"})  # noun chunks are the main source of task names
-SHAPE_EXTRACTORS = frozenset({"shapes"})
-BARE_ACRONYM = re.compile(r"^[A-Z]{2,3}s?$")  # undefined, untyped and said once: rarely an entity (HR, IP)
-CUED_SCORE = 0.6  # shape candidates below this had no typing cue
+WEAK_TYPES_KEPT = frozenset({"task"})  # weak phrases are the main source of task names: kept on their own
 PREFIX_TYPES = frozenset({"dataset", "metric", "model"})  # as a leading modifier they name the setting, not the thing
+SETTING_TYPES = frozenset({"dataset", "metric"})  # ... also before another name (`ImageNet FID`, not `BERT-Large`)
 
 
 normal_key = lru_cache(maxsize=1 << 16)(normal_form)  # a pure function of the surface; repeated within a paper
@@ -25,17 +21,18 @@ normal_key = lru_cache(maxsize=1 << 16)(normal_form)  # a pure function of the s
 
 def drop_prefixed(entities: list[Candidate], text: str = "") -> list[Candidate]:
     """Drop found spans that begin with a known dataset or metric (`ImageNet classification`, `ImageNet FID`)
-    or join a known name to a known metric (`LibriSpeech WER`)."""
-    known = [c for c in entities if c.extractor in KNOWN_EXTRACTORS]
+    or join a known name to a known metric (`LibriSpeech WER`); a weak phrase also loses a known model prefix."""
+    known = [c for c in entities if c.strength == "known"]
     prefixes = {c.start: c.end for c in known if c.type in PREFIX_TYPES}
-    settings = {c.start: c.end for c in known if c.type in ("dataset", "metric")}
+    settings = {c.start: c.end for c in known if c.type in SETTING_TYPES}
     metrics = {c.end: c.start for c in known if c.type == "metric"}
 
     def joined(c: Candidate) -> bool:
-        if c.extractor not in SHAPE_EXTRACTORS | WEAK_EXTRACTORS:
+        if c.strength == "known":
             return False
-        prefix_end = (prefixes if c.extractor in WEAK_EXTRACTORS else settings).get(c.start, c.end)
-        if prefix_end < c.end and (c.extractor in WEAK_EXTRACTORS or text[prefix_end:prefix_end + 1] == " "):
+        weak = c.strength == "weak"
+        prefix_end = (prefixes if weak else settings).get(c.start, c.end)
+        if prefix_end < c.end and (weak or text[prefix_end:prefix_end + 1] == " "):
             return True
         return metrics.get(c.end, c.start) > c.start and text[metrics[c.end] - 1:metrics[c.end]] == " "
 
@@ -81,16 +78,13 @@ def unify_types(chosen: list[Candidate], typed: list[Candidate], keys: list[str]
 
 
 def confirmed(chosen: list[Candidate], keys: list[str], cues: list[Candidate], text: str = "") -> tuple[list, list]:
-    """Drop weak noun-chunk mentions and bare undefined acronyms unless the paper repeats or proposes them
-    (noun-chunk tasks are kept)."""
+    """Drop weak mentions (weak tasks excepted) unless the paper repeats them or a cue covers them."""
     counts: dict[str, int] = defaultdict(int)
     for key in keys:
         counts[key] += 1
 
     def weak(c: Candidate) -> bool:
-        if c.extractor in WEAK_EXTRACTORS:
-            return c.type not in WEAK_TYPES_KEPT
-        return c.extractor in SHAPE_EXTRACTORS and c.score < CUED_SCORE and bool(BARE_ACRONYM.match(text[c.start:c.end]))
+        return c.strength == "weak" and c.type not in WEAK_TYPES_KEPT
 
     keep = [(c, k) for c, k in zip(chosen, keys) if not weak(c) or counts[k] > 1 or covered(c, cues)]
     return [c for c, _ in keep], [k for _, k in keep]
@@ -103,9 +97,9 @@ def covered(candidate: Candidate, cues: list[Candidate]) -> bool:
 
 def combine(candidates: list[Candidate], text: str = "", abbreviations: Iterable[Abbreviation] = ()) -> list[Candidate]:
     """Mentions from candidates: span choice, head typing unified per concept, role from cues."""
-    cues = [c for c in candidates if c.extractor in CUE_EXTRACTORS]
-    entities = [c for c in candidates if c.extractor not in CUE_EXTRACTORS]
-    known = {(c.start, c.end) for c in entities if c.extractor in KNOWN_EXTRACTORS}
+    entities = [c for c in candidates if c.kind == "entity"]
+    cues = [c for c in candidates if c.kind == "cue" or c.role == "proposed"]
+    known = {(c.start, c.end) for c in entities if c.strength == "known"}
     chosen = choose_spans(drop_prefixed(entities, text))
     keys = group_keys(text, chosen, abbreviations)
     chosen, keys = confirmed(chosen, keys, cues, text)
@@ -113,7 +107,7 @@ def combine(candidates: list[Candidate], text: str = "", abbreviations: Iterable
     typed = [head_typed(c, ends[c.end]) for c in chosen]
     types = unify_types(chosen, typed, keys)
     proposed_keys = {k for k, c in zip(keys, chosen) if covered(c, cues) and (c.start, c.end) not in known}
-    result = [Candidate(c.start, c.end, t, "proposed" if k in proposed_keys else "used", c.score, c.extractor)
+    result = [replace(c, type=t, role="proposed" if k in proposed_keys else "used")
               for c, t, k in zip(chosen, types, keys) if not bare_head(text[c.start:c.end], k, t, keys, types)]
     return sorted(result)
 

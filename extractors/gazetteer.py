@@ -64,6 +64,6 @@ def make_gazetteer(entries: list[dict] | None = None) -> Callable[[Doc, DocConte
             types = matcher.vocab.strings  # the match ids were added to the matchers' own (blank) vocab
             for match_id, start, end in matcher(doc):
                 yield Candidate(a.idx[start], a.idx[end - 1] + len(a.text[end - 1]), types[match_id], "used", SCORE,
-                                "gazetteer")
+                                "gazetteer", strength="known")
 
     return extract

@@ -9,7 +9,7 @@ from kg.extractors.cues import context_type, shape_type
 from kg.extractors.doccache import attrs, cached, sentence_of
 from kg.extractors.lexicon import PROPOSAL_VERBS
 from kg.extractors.shapes import is_capital, title_ranges
-from kg.extraction.interface import Candidate, DocContext
+from kg.extraction.interface import Candidate, DocContext, cue
 from kg.registry import extractors
 
 AUTHORS = frozenset("we paper work study".split())
@@ -24,7 +24,7 @@ COMPOSITION_VERBS = frozenset("comprise consist include incorporate integrate co
 COMPOSITION_PREPS = frozenset("of with".split())
 OWN_MARKERS = frozenset("our proposed".split())
 EXTRACTOR = "proposals"
-NAME_EXTRACTOR = "proposals.name"  # an entity, not a cue
+NAME_EXTRACTOR = "proposals.name"  # its candidates are entities; EXTRACTOR's are cues
 NAME_SCORE = 0.6
 EMPHASIS_SCORE = 0.5  # an emphasised name without a typing cue
 MAX_EMPHASIS = 8
@@ -195,11 +195,11 @@ def emphasised_names(doc: Doc, emphasis: tuple[tuple[int, int], ...]) -> Iterato
 
 @extractors.register("proposals")
 def make_proposals() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
-    """Factory: proposal cues as `proposed` candidates for the combiner (not entities themselves)."""
+    """Factory: role cues (`we propose X`, emphasis) and the proposed names it can type (entities, role proposed)."""
 
     def extract(doc: Doc, context: DocContext) -> Iterator[Candidate]:
         for start, end in context.clean.emphasis:
-            yield Candidate(start, end, "method", "proposed", 0.0, EXTRACTOR)
+            yield cue(start, end, EXTRACTOR)
         if not doc.has_annotation("DEP"):
             return
         for span in emphasised_names(doc, context.clean.emphasis):
@@ -217,7 +217,6 @@ def make_proposals() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
         names = frozenset(a.text[i] for start, end in spans for i in range(start, end) if a.pos[i] == "PROPN")
         for start, end in (*spans, *composition_spans(doc, names)):
             if start < end:
-                yield Candidate(a.idx[start], a.idx[end - 1] + len(a.text[end - 1]), "method", "proposed", 0.0,
-                                EXTRACTOR)
+                yield cue(a.idx[start], a.idx[end - 1] + len(a.text[end - 1]), EXTRACTOR)
 
     return extract

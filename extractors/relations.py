@@ -8,8 +8,8 @@ from typing import Callable
 from spacy.tokens import Doc
 
 from kg.extractors.doccache import sentence_at, text as doc_text
-from kg.extraction.interface import Candidate, CandidateRelation, DocContext
-from kg.registry import extractors
+from kg.extraction.interface import Candidate, CandidateRelation
+from kg.registry import relators
 
 # (source types, target types, relation, cue between or around the pair)
 RULES = (
@@ -57,11 +57,7 @@ def relate(doc: Doc, candidates: list[Candidate]) -> list[CandidateRelation]:
     return sorted(set(found))
 
 
-@extractors.register("relations")
-def make_relations() -> Callable[[Doc, DocContext], list]:
-    """Factory: no candidates of its own; `relate` runs on the combined mentions (see build_extract)."""
-
-    def extract(doc: Doc, context: DocContext) -> list:
-        return []
-
-    return extract
+@relators.register("sentence_cues")
+def make_sentence_cues() -> Callable[[Doc, list[Candidate]], list[CandidateRelation]]:
+    """Factory: the relator above (typed pairs of one sentence with a cue word between them)."""
+    return relate

@@ -30,6 +30,7 @@ FUNCTION_POS = frozenset("ADP VERB ADV DET PRON SCONJ CCONJ AUX PART".split())
 TRIM = "()[]{},;:.!?\"'“”‘’"
 SCORE = 0.75
 DEFAULT_SCORE = 0.55  # typed by the default, not by a cue
+BARE_ACRONYM = re.compile(r"^[A-Z]{2,3}s?$")  # untyped, it needs the paper to repeat it (HR, IP)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -197,7 +198,8 @@ def make_shapes() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
             if skipped_text(text, a.text[start], start_char, end_char, citations):
                 continue
             entity_type = range_type(doc, start, end, text)
+            weak = entity_type is None and BARE_ACRONYM.match(text) is not None
             yield Candidate(start_char, end_char, entity_type or "method", "used",
-                            SCORE if entity_type else DEFAULT_SCORE, "shapes")
+                            SCORE if entity_type else DEFAULT_SCORE, "shapes", strength="weak" if weak else "strong")
 
     return extract

@@ -9,6 +9,8 @@ from kg.errors import UserError
 
 extractors = catalogue.create("paperkg", "extractors", entry_points=True)
 exporters = catalogue.create("paperkg", "exporters", entry_points=True)
+scorers = catalogue.create("paperkg", "scorers", entry_points=True)  # between extractors and the combiner
+relators = catalogue.create("paperkg", "relators", entry_points=True)  # relations between the combined mentions
 
 
 class UnknownNameError(UserError, ValueError):

@@ -168,3 +168,9 @@ def test_light_commands_do_not_import_spacy(arguments: list[str]) -> None:
               "print('HEAVY', heavy)")
     done = subprocess.run([sys.executable, "-c", script, *arguments], capture_output=True, text=True, check=True)
     assert "HEAVY []" in done.stdout, done.stdout[-500:]
+
+
+def test_unknown_extractor_names_the_valid_choices(listing: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["build", str(listing), "--out", str(tmp_path / "out"), "--extractors", "rules,nlp"])
+    assert result.exit_code == 1 and "unknown extractor 'nlp'" in result.output and "gazetteer" in result.output
+    assert len(result.output.strip().splitlines()) == 1 and not (tmp_path / "out").exists()

@@ -53,7 +53,8 @@ def main(
 
 @app.command(epilog=examples("kg build seeds/ --out exports/",
                              "kg build papers.jsonl --out out/ --format ttl,graphml --jobs 2",
-                             "kg build seeds/ --out out/ --format graphml --view full,papers,entities"))
+                             "kg build seeds/ --out out/ --format graphml --view full,papers,entities",
+                             "kg build seeds/ --out rules-only/ --extractors rules"))
 def build(
     paths: List[Path] = typer.Argument(..., metavar="PATH",
                                        help="Input files or directories (.txt listings, .jsonl, .csv)."),
@@ -75,18 +76,23 @@ def build(
     cache_dir: Optional[Path] = typer.Option(None, metavar="DIR",
                                              help="Per-paper extraction cache (default: user cache dir)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the extraction cache."),
+    extractor_names: str = typer.Option("", "--extractors", metavar="NAME,...",
+                                        help="Extractors and scorers to run, comma-separated; 'rules' = the rule "
+                                             "extractors (default: all)."),
 ) -> None:
     """Read abstracts, extract entities, link them and write the graph exports."""
-    from kg.extractors import VERSION, build_extract
+    from kg.extractors import DEFAULT_EXTRACTORS, VERSION, build_extract, expand
     from kg.run.build import BuildOptions, run_build
     from kg.run.engines import ENGINES, ExtractSpec
 
     if engine not in ENGINES:
         raise fail(f"unknown engine {engine!r} (choose from: {', '.join(ENGINES)})")
     options = BuildOptions(jobs, engine, scheduler, cache_dir, not no_cache)
+    names = tuple(n.strip() for n in extractor_names.split(",") if n.strip()) or DEFAULT_EXTRACTORS
     try:
+        expand(names)
         run_build(paths, out_dir, [f.strip() for f in formats.split(",") if f.strip()], model, base_iri,
-                  quiet, out, err, ExtractSpec(build_extract, version=VERSION), options,
+                  quiet, out, err, ExtractSpec(build_extract, args=(names,), version=VERSION), options,
                   [v.strip() for v in views.split(",") if v.strip()])
     except OSError as error:
         if error.filename:

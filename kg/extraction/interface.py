@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Protocol
+from functools import total_ordering
+from typing import Callable, Iterable, Literal, Protocol
 
 from spacy.tokens import Doc
 
@@ -21,16 +22,43 @@ class DocContext:
     abbreviations: tuple[Abbreviation, ...] = ()
 
 
-@dataclass(frozen=True, order=True)
+Kind = Literal["entity", "cue"]
+Strength = Literal["known", "strong", "weak"]
+
+
+@total_ordering
+@dataclass(frozen=True)
 class Candidate:
-    """A typed span of the clean text (Doc character offsets, end exclusive)."""
+    """What an extractor says about a span of the clean text (Doc character offsets, end exclusive).
+
+    `kind` "entity": the span may name an entity of `type`; "cue": the span marks a role (`role`) for the
+    entity candidates inside it and is no entity itself (`type` None). `strength` of an entity: "known" (a
+    well-known entity from a curated list: never the paper's proposal; as a leading modifier it names a setting),
+    "strong" (stands on its own) or "weak" (kept only if the paper repeats it or a cue covers it). `score` in 0..1:
+    the confidence in the span and its type, which decides between overlapping spans and between types.
+    `extractor`: the name of the extractor or scorer that made it (provenance only)."""
 
     start: int
     end: int
-    type: EntityType
+    type: EntityType | None
     role: Role = "used"
     score: float = 0.5
     extractor: str = ""
+    kind: Kind = "entity"
+    strength: Strength = "strong"
+
+    def sort_key(self) -> tuple:
+        """Offsets first; total over cues (type None) and entities."""
+        return (self.start, self.end, self.kind, self.type or "", self.role, self.score, self.extractor,
+                self.strength)
+
+    def __lt__(self, other: "Candidate") -> bool:
+        return self.sort_key() < other.sort_key()
+
+
+def cue(start: int, end: int, extractor: str, role: Role = "proposed", score: float = 1.0) -> Candidate:
+    """A role cue: entity candidates inside [start, end) take `role` (e.g. `we propose X`)."""
+    return Candidate(start, end, None, role, score, extractor, "cue")
 
 
 @dataclass(frozen=True, order=True)
@@ -57,7 +85,20 @@ class Extractor(Protocol):
     def __call__(self, doc: Doc, context: DocContext) -> Iterable[Candidate]: ...
 
 
-# The whole per-paper extraction step: all extractors plus combining their candidates.
+class Scorer(Protocol):
+    """A stage between the extractors and the combiner (e.g. a trained model): it may rescore, retype, add or drop
+    candidates, or set their role and strength."""
+
+    def __call__(self, doc: Doc, context: DocContext, candidates: list[Candidate]) -> list[Candidate]: ...
+
+
+class Relator(Protocol):
+    """A stage after the combiner: entity-entity relations between the chosen mentions."""
+
+    def __call__(self, doc: Doc, mentions: list[Candidate]) -> Iterable[CandidateRelation]: ...
+
+
+# The whole per-paper extraction step: extractors, scorers, the combiner, then the relators.
 ExtractFn = Callable[[Doc, DocContext], tuple[list[Candidate], list[CandidateRelation]]]
 
 

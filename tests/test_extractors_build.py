@@ -1,0 +1,86 @@
+"""Wiring the extraction step: choosing extractors and scorers by name, and the candidate contract the combiner
+reads (kind, strength, score), on invented text."""
+from __future__ import annotations
+
+import pytest
+
+from kg.extraction.interface import Candidate, DocContext, cue
+from kg.extractors import RULES, build_extract, expand
+from kg.extractors.combine import combine
+from kg.registry import UnknownNameError, scorers
+from kg.text.abbreviations import find_abbreviations
+from kg.text.markup import strip_markup
+
+
+@pytest.mark.parametrize(("names", "message"), [
+    (("gazetteer", "nonsense"), "unknown extractor 'nonsense'"),
+    ((), "no extractor chosen"),
+])
+def test_bad_choice_names_the_valid_ones(names, message):
+    with pytest.raises(UnknownNameError) as error:
+        build_extract(names)
+    assert message in str(error.value)
+    assert all(name in str(error.value) for name in (*RULES, "rules"))
+
+
+def test_preset_expands_once_and_keeps_order():
+    assert expand(("shapes", "rules")) == (("shapes", *[n for n in RULES if n != "shapes"]), ())
+
+
+def run(nlp, extract, raw: str) -> set[tuple[str, str, str]]:
+    clean = strip_markup(raw)
+    doc = nlp(clean.text)
+    mentions, _ = extract(doc, DocContext("p", clean, tuple(find_abbreviations(clean.text))))
+    return {(doc.text[m.start:m.end], m.type, m.role) for m in mentions}
+
+
+@scorers.register("test_retype_as_dataset")
+def make_retype():
+    def score(doc, context, candidates):
+        return [Candidate(c.start, c.end, "dataset", c.role, c.score, "test", c.kind, c.strength)
+                if c.kind == "entity" else c for c in candidates]
+    return score
+
+
+def test_a_scorer_runs_between_extractors_and_combiner(nlp):
+    text = "We train ZorbNet with Adam."
+    rules = run(nlp, build_extract(("rules",)), text)
+    rescored = run(nlp, build_extract(("rules", "test_retype_as_dataset")), text)
+    assert {(s, r) for s, _, r in rules} == {(s, r) for s, _, r in rescored} and "ZorbNet" in {s for s, _, _ in rules}
+    assert {t for _, t, _ in rescored} == {"dataset"} != {t for _, t, _ in rules}
+
+
+TEXT = "We propose Blorp for glimmer parsing; Blorp beats Quux. Flarn helps. ImageNet helps."
+
+
+def span(word: str, nth: int = 0) -> tuple[int, int]:
+    start = -1
+    for _ in range(nth + 1):
+        start = TEXT.index(word, start + 1)
+    return start, start + len(word)
+
+
+@pytest.mark.parametrize(("candidates", "expected"), [
+    # a cue is no mention; an entity under it is proposed
+    ([cue(*span("Blorp for glimmer parsing"), "c"), Candidate(*span("Blorp"), "method")],
+     {("Blorp", "method", "proposed")}),
+    # a known entity under a cue stays used
+    ([cue(0, len(TEXT), "c"), Candidate(*span("ImageNet"), "dataset", strength="known")],
+     {("ImageNet", "dataset", "used")}),
+    # a weak non-task said once is dropped; repeated, it is kept; a weak task stands alone
+    ([Candidate(*span("Quux"), "method", strength="weak"), Candidate(*span("Flarn"), "model", strength="weak"),
+      Candidate(*span("Blorp", 1), "model", strength="weak"), Candidate(*span("Blorp"), "model", strength="weak"),
+      Candidate(*span("glimmer parsing"), "task", strength="weak")],
+     {("Blorp", "model", "used"), ("glimmer parsing", "task", "used")}),
+    # the most confident candidate types the concept in every mention
+    ([Candidate(*span("Blorp"), "method", score=0.4), Candidate(*span("Blorp", 1), "model", score=0.8)],
+     {("Blorp", "model", "used")}),
+])
+def test_combiner_reads_kind_strength_and_score(candidates, expected):
+    found = {(TEXT[c.start:c.end], c.type, c.role) for c in combine(candidates, TEXT)}
+    assert found == expected
+    assert all(c.kind == "entity" for c in combine(candidates, TEXT))
+
+
+def test_candidates_with_and_without_type_sort():
+    assert sorted([Candidate(0, 3, "task"), cue(0, 3, "c")])[0].kind == "cue"
