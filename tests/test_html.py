@@ -11,6 +11,7 @@ from kg.quality.browser import CANVAS_PIXELS, js, open_page, problems
 from kg.quality.check import external_references
 from kg.exporters.html import render_html, write_html
 from kg.registry import exporters
+from kg.text.markup import strip_markup
 from tests.consumers import browser, click_node, search  # noqa: F401  (browser is a fixture)
 
 XSS = "<script>alert(1)</script> and <img src=x onerror=alert(1)>"
@@ -51,19 +52,43 @@ def test_embedded_data_matches_graph_and_has_positions(graph, html):
     assert [n["id"] for n in data["nodes"]] == list(graph)
     assert [n["label"] for n in data["nodes"]] == [graph.nodes[n]["label"] for n in graph]
     assert all(isinstance(n["x"], float) and isinstance(n["y"], float) for n in data["nodes"])
-    assert sorted(n["rank"] for n in data["nodes"]) == list(range(len(graph)))
     assert len(data["edges"]) == graph.number_of_edges()
     assert data["options"]["physics"]["enabled"] is False
     assert all("href" not in str(n.get("title", "")) for n in data["nodes"])
-    assert data["meta"]["limit"] == 1500 and data["meta"]["counts"]["paper"] == 4
+    assert data["meta"]["min_papers"] == 1 and data["meta"]["counts"]["paper"] == 4
+    paper = next(n for n in data["nodes"] if n["id"] == "paper:p1")
+    assert (paper["pid"], paper["title"], paper["year"]) == ("p1", "Zorbnet for glimmer parsing", 2024)
+
+
+def test_relation_edges_carry_their_evidence_sentence(graph, html):
+    data = embedded(html)
+    ids = [n["id"] for n in data["nodes"]]
+    (relation,) = [e for e in data["edges"] if e[2] == "relation"]
+    assert (ids[relation[0]], ids[relation[1]], relation[3]) == ("model:zorbnet", "dataset:quux-corpus", "evaluated_on")
+    (evidence,) = graph.edges["model:zorbnet", "dataset:quux-corpus"]["relations"]["evaluated_on"]
+    assert relation[5] == evidence.text and ids[relation[6]] == "paper:p1"
 
 
 def test_abstract_segments_use_code_points_and_highlight_mentions(graph, html):
     nodes = embedded(html)["nodes"]
     evil = next(n for n in nodes if n["id"] == "paper:p7")
-    assert "".join(s[0] for s in evil["segments"]) == graph.nodes["paper:p7"]["abstract"]
+    assert "".join(s[0] for s in evil["segments"]) == strip_markup(graph.nodes["paper:p7"]["abstract"]).text
     highlighted = [(s[0], nodes[s[1]]["id"]) for s in evil["segments"] if len(s) == 2]
     assert highlighted == [("Snarknet", "model:snarknet")]
+
+
+@pytest.mark.parametrize(("abstract", "surface", "shown"), [
+    (r"We train \textbf{Hy}brid\cite{x} on the $\alpha$-Corpus today.", r"$\alpha$-Corpus", "α-Corpus"),
+    (r"**Bold** and \emph{Widget} work.", r"\emph{Widget}", "Widget"),
+    ("Plain text about Widget here.", "Widget", "Widget"),
+])
+def test_abstract_is_shown_without_markup_and_mentions_stay_on_their_words(make_graph, abstract, surface, shown):
+    G = make_graph([("p8", None, abstract, [(surface, "dataset", "used")])])
+    nodes = embedded(render_html(G))["nodes"]
+    paper = next(n for n in nodes if n["id"] == "paper:p8")
+    text = "".join(s[0] for s in paper["segments"])
+    assert "\\" not in text and "**" not in text and "$" not in text
+    assert [s[0] for s in paper["segments"] if len(s) == 2] == [shown]
 
 
 def test_hostile_text_appears_only_escaped(html):
@@ -73,16 +98,32 @@ def test_hostile_text_appears_only_escaped(html):
     assert "innerHTML" not in re.sub(r"<script>/\*\*.*?</script>", "", html, count=1, flags=re.S)
 
 
-def test_large_graph_opens_on_top_nodes_by_degree():
+def test_overview_escapes_entity_names_and_links_bars_to_nodes(make_graph):
+    G = make_graph([("p9", None, "We use <b>Evil&Co</b> here. Nothing else.", [("<b>Evil&Co</b>", "dataset", "used")])])
+    html = render_html(G)
+    overview = html[html.index('<main id="overview"'):html.index("</main>", html.index('<main id="overview"'))]
+    assert "<b>Evil" not in overview and "&lt;b&gt;Evil&amp;Co&lt;/b&gt;" in overview
+    nodes = [n["id"] for n in embedded(html)["nodes"]]
+    bar = re.search(r'data-node="(\d+)"><title>&lt;b&gt;Evil', overview)
+    assert bar and nodes[int(bar.group(1))] == "dataset:b-evil-co-b"
+    assert "Top datasets" in overview and "Paper→entity links: proposed vs used" in overview
+
+
+def test_large_graph_opens_on_entities_named_in_enough_papers():
     G = nx.DiGraph()
     for i in range(1700):
         G.add_node(f"paper:{i}", kind="paper", label=f"P{i}", papers=1, abstract="x")
-        G.add_node(f"task:t{i % 40}", kind="entity", type="task", label=f"T{i % 40}", aliases=(), papers=1)
-        G.add_edge(f"paper:{i}", f"task:t{i % 40}", kind="mention", role="used", evidence=(), weight=1)
-    data = embedded(render_html(G, limit=100))
-    assert data["meta"]["limit"] == 100
-    top = sorted(data["nodes"], key=lambda n: n["rank"])[:40]
-    assert {n["type"] for n in top} == {"task"}
+        for name in (f"t{i % 40}", f"t{i % 40 // 5 * 5}", f"u{i}"):  # eight groups of five tasks named together
+            G.add_node(f"task:{name}", kind="entity", type="task", label=name.upper(), aliases=())
+            G.add_edge(f"paper:{i}", f"task:{name}", kind="mention", role="used", evidence=(), weight=1)
+    for node in G:
+        G.nodes[node]["papers"] = G.in_degree(node) or 1
+    data = embedded(render_html(G))
+    assert data["meta"]["min_papers"] == 2 and data["meta"]["show_papers"] is False  # 1,700 one-paper tasks folded
+    named = [c for c in data["meta"]["communities"] if c["name"]]
+    assert len(named) == 8 and all(c["size"] == 5 for c in named)
+    heads = {f"T{k}" for k in range(0, 40, 5)}
+    assert {c["name"].split(" · ")[0] for c in named} == heads  # each named first by its most-named task
 
 
 def test_output_is_byte_identical_across_runs_and_hash_seeds(stable_output):
@@ -121,18 +162,65 @@ def test_polling_the_canvas_leaves_the_page_without_problems(browser, graph, tmp
     assert problems(browser.events[start:], session, path.as_uri()) == []
 
 
-def test_large_page_in_headless_chromium(browser, tmp_path):
+def test_large_page_in_headless_chromium_counts_what_it_hides_and_shows_all(browser, tmp_path):
     G = nx.DiGraph()
     for i in range(2500):
         G.add_node(f"paper:{i}", kind="paper", label=f"Paper {i}", papers=1, abstract="An abstract.")
     for i in range(2500):
-        for j in (i % 97, (i * 7) % 211):
-            G.add_node(f"task:t{j}", kind="entity", type="task", label=f"Task {j}", aliases=(f"T{j}",), papers=1)
+        for j in (i % 97, (i * 7) % 211, 1000 + i):
+            G.add_node(f"task:t{j}", kind="entity", type="task", label=f"Task {j}", aliases=(f"T{j}",))
             G.add_edge(f"paper:{i}", f"task:t{j}", kind="mention", role="used", evidence=(), weight=1)
+    for node in G:
+        G.nodes[node]["papers"] = G.in_degree(node) or 1
     path = tmp_path / "large.html"
     write_html(G, path)
     session, start = open_page(browser, path)
     assert js(browser, session, CANVAS_PIXELS) > 500
+    entities = G.number_of_nodes() - 2500
     note = js(browser, session, "document.getElementById('note').textContent")
-    assert note.startswith(f"Showing 1500 of {G.number_of_nodes()} nodes") and "hidden" in note
+    assert note.startswith(f"Showing 211 of {entities:,} entities and 0 of 2,500 papers")
+    assert f"Hidden: {entities - 211:,} entities named in fewer than 2 papers; 2,500 papers" in note
+    js(browser, session, "document.getElementById('show-all').click()")
+    note = js(browser, session, "document.getElementById('note').textContent")
+    assert note.startswith(f"Showing {entities:,} of {entities:,} entities and 2,500 of 2,500 papers")
+    assert "Nothing hidden." in note
+    assert js(browser, session, "kgApp.network.body.data.nodes.length") == G.number_of_nodes()
+    assert problems(browser.events[start:], session, path.as_uri()) == []
+
+
+def test_search_ranks_the_exact_entity_first_and_enter_opens_it(browser, make_graph, tmp_path):
+    extra = [(f"q{i}", f"Nets of kind {i}", f"We use the Netty thing {i}. Also NetBench {i}.",
+              [(f"Netty thing {i}", "method", "used"), (f"NetBench {i}", "dataset", "used")]) for i in range(5)]
+    extra.append(("q9", None, "We use Net here.", [("Net", "model", "used")]))
+    path = tmp_path / "graph.html"
+    write_html(make_graph(extra), path)
+    session, start = open_page(browser, path)
+    assert search(browser, session, "net") == "model:net"  # exact label beats prefixes, titles and more papers
+    assert js(browser, session, "document.getElementById('tab-map').getAttribute('aria-selected')") == "true"
+    js(browser, session, "document.getElementById('search').value = ''")
+    assert search(browser, session, "q3") == "paper:q3"  # a paper id
+    js(browser, session, "document.getElementById('search').value = ''")
+    assert search(browser, session, "ZORBNET") == "model:zorbnet"  # an alias, any case
+    assert js(browser, session, "document.getElementById('paper-id') === null")
+    assert problems(browser.events[start:], session, path.as_uri()) == []
+
+
+def test_paper_panel_shows_id_metadata_and_clean_abstract(browser, make_graph, tmp_path):
+    G = make_graph([("p8", "Hybrid training", r"We train \textbf{Hy}brid on the Quux corpus.",
+                     [("Quux corpus", "dataset", "used")])], p8={"venue": "ICLR"})
+    path = tmp_path / "graph.html"
+    write_html(G, path)
+    session, start = open_page(browser, path)
+    js(browser, session, "kgApp.focusNode(kgApp.nodes.findIndex(n => n.id === 'paper:p8'))")
+    assert js(browser, session, "document.getElementById('paper-id').value") == "p8"
+    details = js(browser, session, "document.getElementById('details').textContent")
+    assert "We train Hybrid on the Quux corpus." in details and "textbf" not in details
+    assert "ICLR" in details and "2024" in details and "p8.txt#1" in details and "Hybrid training" in details
+    assert js(browser, session, "document.querySelector('#details .mention').textContent") == "Quux corpus"
+    js(browser, session, "document.querySelector('#details .mention').click()")
+    assert js(browser, session, "document.getElementById('panel').dataset.node") == "dataset:quux-corpus"
+    details = js(browser, session, "document.getElementById('details').textContent")
+    assert "Used by (3)" in details and "Co-occurs with" in details and "evaluated on" in details
+    (evidence,) = G.edges["model:zorbnet", "dataset:quux-corpus"]["relations"]["evaluated_on"]
+    assert evidence.text in details
     assert problems(browser.events[start:], session, path.as_uri()) == []

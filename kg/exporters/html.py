@@ -1,29 +1,33 @@
-"""One self-contained interactive HTML page (pyvis Network + own template; no network requests).
+"""One self-contained interactive HTML page: a map of the field and an overview (no network requests).
 
 vis-network 9.1.2 is inlined from the pyvis package; pyvis's own template is not used because it
 links Bootstrap from a CDN. All data sits in one `<script type="application/json">` block written
-with Jinja's `tojson` (`<`, `>`, `&`, `'` escaped as \\u003c …), and the page script builds every
-text with DOM text nodes, never innerHTML. Positions come from `kg.graph.layout` (fixed seed); physics
-is off. Large graphs open on the top `limit` nodes by degree; the page says what is hidden.
+with Jinja's `tojson` (`<`, `>`, `&`, `'` escaped as \\u003c …), the page script builds every text
+with DOM text nodes (never innerHTML), and the overview's SVG is built here with every text
+escaped. Positions and communities come from `kg.exporters.html_map` (fixed seed); physics is off;
+the page opens on the entities (papers folded into them) and says what it hides.
 """
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from pathlib import Path
 from typing import Any
 
 import networkx as nx
 
-from kg.graph.layout import OTHER_COLOR, TYPE_COLORS, degrees, positions
+from kg.exporters.html_map import Map, build_map
+from kg.exporters.overview import render_overview
+from kg.graph.layout import OTHER_COLOR, TYPE_COLORS
 from kg.registry import exporters
+from kg.text.markup import strip_markup
 from kg.types import ENTITY_TYPES
 
 HERE = Path(__file__).parent
 TEMPLATES = HERE / "templates"
 STATIC = HERE / "static"
 VIS_VERSION = "9.1.2"
-LIMIT = 1500  # nodes drawn at first; the rest stay searchable and can be revealed
-SHORT_LABEL = 40
 NODE_TYPES = ("paper", *ENTITY_TYPES)
+PAPERS_DRAWN_UP_TO = 300  # nodes; a larger graph opens on its entities, papers folded into them
 
 
 def vis_assets() -> tuple[str, str]:
@@ -35,109 +39,133 @@ def vis_assets() -> tuple[str, str]:
             (lib / "vis-network.css").read_text(encoding="utf-8"))
 
 
-def short(label: str, limit: int = SHORT_LABEL) -> str:
-    """A label cut to `limit` characters for drawing on the canvas."""
-    return label if len(label) <= limit else label[: limit - 1].rstrip() + "…"
-
-
-def segments(abstract: str, spans: list[tuple[int, int, int]]) -> list[list[Any]]:
-    """The abstract split into `[text]` and `[text, entity index]` pieces (code-point offsets)."""
+def segments(text: str, spans: list[tuple[int, int, int]]) -> list[list[Any]]:
+    """`text` split into `[text]` and `[text, entity index]` pieces (code-point offsets)."""
     pieces: list[list[Any]] = []
     position = 0
     for start, end, target in sorted(spans, key=lambda s: (s[0], -s[1], s[2])):
-        if start < position or end <= start or end > len(abstract):
+        if start < position or end <= start or end > len(text):
             continue  # overlapping or out-of-range mention: keep the first, longest one
         if start > position:
-            pieces.append([abstract[position:start]])
-        pieces.append([abstract[start:end], target])
+            pieces.append([text[position:start]])
+        pieces.append([text[start:end], target])
         position = end
-    if position < len(abstract):
-        pieces.append([abstract[position:]])
+    if position < len(text):
+        pieces.append([text[position:]])
     return pieces
 
 
+def clean_segments(abstract: str, spans: list[tuple[int, int, int]]) -> list[list[Any]]:
+    """The abstract with markup stripped, mentions (original offsets) mapped onto the clean text."""
+    clean = strip_markup(abstract)
+    starts = [s for s, _ in clean.spans]
+    ends = [e for _, e in clean.spans]
+    mapped = [(bisect_left(starts, start), bisect_right(ends, end), target) for start, end, target in spans]
+    return segments(clean.text, [(s, e, t) for s, e, t in mapped if s < e])
+
+
 def paper_fields(G: nx.DiGraph, node: Any, data: dict, index: dict[Any, int]) -> dict[str, Any]:
-    """The paper-only fields: metadata, sources and the highlighted abstract."""
+    """The paper-only fields: metadata, sources and the clean abstract with its mentions."""
     spans = [(ev.start, ev.end, index[target]) for target, edge in G.succ[node].items()
              if edge.get("kind") == "mention" for ev in edge.get("evidence", ())]
     authors = data.get("authors") or ()
-    return {"year": data.get("year"), "venue": data.get("venue") or None, "url": data.get("url") or None,
+    return {"pid": str(data.get("paper_id") or node), "title": data.get("title") or None,
+            "year": data.get("year"), "venue": data.get("venue") or None, "url": data.get("url") or None,
             "authors": "; ".join(authors) or None, "sources": list(data.get("sources") or ()),
-            "segments": segments(data.get("abstract") or "", spans)}
+            "segments": clean_segments(data.get("abstract") or "", spans)}
 
 
-def node_records(G: nx.DiGraph, seed: int, index: dict[Any, int]) -> list[dict[str, Any]]:
-    """One JSON record per node, in graph order, with position, size and degree rank."""
-    degree = degrees(G)
-    pos = positions(G, seed)
-    ranked = sorted(index, key=lambda node: (-degree[node], index[node]))
-    rank = {node: r for r, node in enumerate(ranked)}
+def node_records(G: nx.DiGraph, layout: Map, index: dict[Any, int]) -> list[dict[str, Any]]:
+    """One JSON record per node, in graph order, with position and community."""
     records = []
     for node, data in G.nodes(data=True):
         paper = data.get("kind") == "paper"
-        label = str(data.get("label") or node)
-        record = {"id": str(node), "label": label, "short": short(label), "kind": data.get("kind", "entity"),
+        x, y = layout.positions[node]
+        record = {"id": str(node), "label": str(data.get("label") or node), "kind": data.get("kind", "entity"),
                   "type": "paper" if paper else data.get("type", "other"), "papers": int(data.get("papers") or 0),
-                  "degree": degree[node], "rank": rank[node], "x": pos[node][0], "y": pos[node][1],
-                  "size": round(5 + 2.5 * degree[node] ** 0.5, 1), "aliases": list(data.get("aliases") or ())}
+                  "x": x, "y": y, "c": layout.community.get(node, -1)}
         if paper:
             record.update(paper_fields(G, node, data, index))
+        else:
+            record.update(aliases=list(data.get("aliases") or ()), proposed=int(data.get("proposed_by") or 0))
         records.append(record)
     return records
 
 
+def first_sentence(G: nx.DiGraph, data: dict, index: dict[Any, int]) -> list[Any]:
+    """[clean sentence, paper index] of a relation's first evidence, or []."""
+    for evidence in (e for found in (data.get("relations") or {}).values() for e in found):
+        paper = f"paper:{evidence.paper_id}"
+        return [strip_markup(evidence.text).text.strip(), index.get(paper, -1)]
+    return []
+
+
 def edge_records(G: nx.DiGraph, index: dict[Any, int]) -> list[list[Any]]:
-    """`[from, to, kind, role or relation, weight]` per edge, in graph order."""
-    return [[index[u], index[v], data.get("kind", ""), data.get("role") or data.get("relation") or "",
-             int(data.get("weight") or 1)] for u, v, data in G.edges(data=True)]
+    """`[from, to, kind, role or relation, weight(, sentence, paper)]` per edge, in graph order."""
+    records = []
+    for u, v, data in G.edges(data=True):
+        record = [index[u], index[v], data.get("kind", ""), data.get("role") or data.get("relation") or "",
+                  int(data.get("weight") or 1)]
+        if data.get("kind") == "relation":
+            record.extend(first_sentence(G, data, index))
+        records.append(record)
+    return records
 
 
 def vis_options(G: nx.DiGraph, seed: int) -> dict[str, Any]:
-    """vis-network options: fixed positions, no physics, plain-text tooltips."""
+    """vis-network options: fixed positions, no physics, plain-text tooltips, no vis labels."""
     return {
-        "edges": {"arrows": {"to": {"enabled": G.is_directed(), "scaleFactor": 0.4}},
-                  "color": {"color": "#c4c4c4", "highlight": "#444444", "hover": "#888888", "inherit": False},
+        "edges": {"arrows": {"to": {"enabled": False}}, "selectionWidth": 1.5,
+                  "color": {"color": "#d0d0d0", "highlight": "#444444", "hover": "#888888", "inherit": False},
                   "smooth": False},
-        "interaction": {"hover": True, "hideEdgesOnDrag": True, "tooltipDelay": 120},
+        "interaction": {"hover": True, "hideEdgesOnDrag": True, "hideEdgesOnZoom": True, "tooltipDelay": 150,
+                        "zoomSpeed": 0.7},
         "layout": {"improvedLayout": False, "randomSeed": seed},
-        "nodes": {"borderWidth": 1, "font": {"face": "sans-serif", "size": 12}, "shape": "dot"},
+        "nodes": {"borderWidth": 0.5, "shape": "dot", "font": {"size": 0}},
         "physics": {"enabled": False},
     }
 
 
-def page_meta(G: nx.DiGraph, records: list[dict[str, Any]], limit: int, title: str) -> dict[str, Any]:
-    """Legend, colours, counts and the default filter for the page script."""
+def page_meta(G: nx.DiGraph, records: list[dict[str, Any]], layout: Map, title: str,
+              index: dict[Any, int]) -> dict[str, Any]:
+    """Legend, colours, counts, communities and the default filter for the page script."""
     types = [*NODE_TYPES, *sorted({r["type"] for r in records} - set(NODE_TYPES))]
     counts = {t: 0 for t in types}
     for record in records:
         counts[record["type"]] += 1
-    return {"title": title, "types": types, "counts": counts,
-            "colors": {**TYPE_COLORS, "other": OTHER_COLOR}, "limit": limit, "min_papers": 1,
-            "directed": G.is_directed()}
+    communities = [{"n": c.number, "name": c.name, "short": " · ".join(c.name.split(" · ")[:2]),
+                    "top": [index[n] for n in c.top], "size": c.size,
+                    "papers": c.papers, "x": c.x, "y": c.y, "r": c.radius} for c in layout.communities]
+    return {"title": title, "types": types, "counts": counts, "colors": {**TYPE_COLORS, "other": OTHER_COLOR},
+            "min_papers": layout.min_papers, "communities": communities,
+            "show_papers": G.number_of_nodes() <= PAPERS_DRAWN_UP_TO,
+            "links": [[index[a], index[b], w] for a, b, w in layout.cooccurrence]}
 
 
-def render_html(G: nx.DiGraph, seed: int = 42, limit: int = LIMIT, title: str = "paperkg") -> str:
+def render_html(G: nx.DiGraph, seed: int = 42, title: str = "paperkg") -> str:
     """The whole page as a string (byte-identical for the same graph and arguments)."""
     from pyvis.network import Network  # imports IPython: keep it off the CLI start-up path
 
     index = {node: i for i, node in enumerate(G)}
+    layout = build_map(G, seed)
     net = Network(height="100%", width="100%", directed=G.is_directed(), cdn_resources="in_line")
     net.set_template_dir(str(TEMPLATES) + "/", "graph.html")
-    net.nodes = node_records(G, seed, index)
+    net.nodes = node_records(G, layout, index)
     net.edges = edge_records(G, index)
     net.options = vis_options(G, seed)
     vis_js, vis_css = vis_assets()
     net.templateEnv.globals["kg"] = {
-        "title": title, "meta": page_meta(G, net.nodes, limit, title), "vis_js": vis_js, "vis_css": vis_css,
+        "title": title, "meta": page_meta(G, net.nodes, layout, title, index), "vis_js": vis_js,
+        "vis_css": vis_css, "overview": render_overview(G, layout),
         "app_js": (STATIC / "app.js").read_text(encoding="utf-8"),
         "app_css": (STATIC / "app.css").read_text(encoding="utf-8"),
     }
     return net.generate_html(name="graph.html")
 
 
-def write_html(G: nx.DiGraph, path: str | Path, seed: int = 42, limit: int = LIMIT) -> None:
+def write_html(G: nx.DiGraph, path: str | Path, seed: int = 42) -> None:
     """Write the interactive page for the graph as one UTF-8 file."""
-    Path(path).write_text(render_html(G, seed, limit), encoding="utf-8", newline="\n")
+    Path(path).write_text(render_html(G, seed), encoding="utf-8", newline="\n")
 
 
 exporters.register("html", func=write_html)

@@ -5,7 +5,7 @@ Graph contract (every exporter relies on it; a `nx.DiGraph`):
 Graph attributes: `base_iri` (str), `papers_skipped` (int).
 
 Paper node, id `paper:<paper id>`:
-    kind="paper", paper_id, label (title or a short label from the abstract),
+    kind="paper", paper_id, label (the title, else a short label: see kg.graph.paper_labels),
     abstract (exactly as read, markup kept), title (str|None), year (int|None), venue, url,
     authors (tuple[str]), sources (tuple[str] like "000_x.txt#3"), papers=1.
 Entity node, id `<type>:<slug>` (e.g. `dataset:imagenet`):
@@ -30,6 +30,7 @@ from typing import Iterable, NamedTuple
 
 import networkx as nx
 
+from kg.graph.paper_labels import label_papers
 from kg.types import DEFAULT_BASE_IRI, Entity, Link, Mention, Paper, Relation  # noqa: F401  (DEFAULT_BASE_IRI: re-exported)
 
 LABEL_LENGTH = 60
@@ -117,6 +118,7 @@ def to_networkx(
     for _, _, data in graph.edges(data=True):
         if data["kind"] == "relation":
             summarise_relation(data)
+    label_papers(graph)
     return graph
 
 

@@ -173,3 +173,40 @@ def load_and_watch(binary: str, path: Path) -> tuple[int, list[str]]:
         session, start = open_page(tools, path)
         pixels = drawn_pixels(tools, session)
         return pixels, problems(tools.events[start:], session, path.as_uri())
+
+
+# The labels the map draws, re-measured with a fresh canvas (font and text as drawn), in page pixels.
+LABEL_BOXES = """(() => { const c = document.createElement('canvas').getContext('2d');
+  const r = document.getElementById('graph').getBoundingClientRect();
+  return kgApp.labels().map(b => { c.font = b.font; const w = Math.max(b.w, c.measureText(b.text).width);
+    return {kind: b.kind, text: b.text, x: r.left + b.x, y: r.top + b.y, w: w, h: b.h}; }); })()"""
+
+
+def overlapping(boxes: list[dict]) -> list[tuple[str, str]]:
+    """Pairs of label boxes (x, y, w, h) that intersect."""
+    found = []
+    ordered = sorted(boxes, key=lambda b: b["x"])
+    for k, a in enumerate(ordered):
+        for b in ordered[k + 1:]:
+            if b["x"] >= a["x"] + a["w"]:
+                break
+            if a["y"] < b["y"] + b["h"] and b["y"] < a["y"] + a["h"]:
+                found.append((a["text"], b["text"]))
+    return found
+
+
+def screenshot(tools: DevTools, session: str, path: Path) -> None:
+    """Save the page as it looks now as a PNG."""
+    import base64
+
+    path.write_bytes(base64.b64decode(tools.send("Page.captureScreenshot", session, format="png")["data"]))
+
+
+def wait_for(tools: DevTools, session: str, expression: str, timeout: float = 60) -> object:
+    """Poll a JavaScript expression until it is truthy; its value (BrowserError on timeout)."""
+    deadline = time.monotonic() + timeout
+    while not (value := js(tools, session, expression)):
+        if time.monotonic() > deadline:
+            raise BrowserError(f"{expression} still false after {timeout:.0f}s")
+        time.sleep(0.05)
+    return value

@@ -1,0 +1,66 @@
+"""Short paper labels: the name a title-less paper proposes, else key words, else its opening words;
+the same label in the graph, GraphML and RDF."""
+from __future__ import annotations
+
+import networkx as nx
+import pytest
+import rdflib
+
+from kg.exporters.graphml import write_graphml
+from kg.exporters.rdf import write_turtle
+from kg.graph.paper_labels import looks_coined
+
+RDFS_LABEL = rdflib.RDFS.label
+
+
+def label(make_graph, abstract: str, spans, title=None) -> str:
+    """The label `kg.graph.to_networkx` gives an extra paper p8."""
+    return make_graph([("p8", title, abstract, spans)]).nodes["paper:p8"]["label"]
+
+
+@pytest.mark.parametrize(("abstract", "spans", "expected"), [
+    ("Parsing is hard. We propose FrobNet-2, a parser for trees.",
+     [("Parsing", "task", "used"), ("FrobNet-2", "model", "proposed")], "FrobNet-2"),
+    ("Sorting is slow. We introduce Quicksift Tables for sorting.",
+     [("Sorting", "task", "used"), ("Quicksift Tables", "method", "proposed")], "Quicksift Tables"),
+    ("We propose a new sampling scheme for fluid meshes with mesh coarsening.",
+     [("sampling scheme", "method", "proposed"), ("mesh coarsening", "task", "used")],
+     "sampling scheme · mesh coarsening"),
+    ("In this paper, we propose a careful look at why things fall over in windy weather.", [],
+     "Careful look at why things fall over in windy weather"),
+])
+def test_title_less_paper_gets_a_recognisable_short_label(make_graph, abstract, spans, expected):
+    assert label(make_graph, abstract, spans) == expected
+
+
+def test_a_title_is_always_the_label(make_graph):
+    assert label(make_graph, "We propose FrobNet.", [("FrobNet", "model", "proposed")], title="A Title") == "A Title"
+
+
+def test_two_papers_proposing_the_same_name_get_different_labels(make_graph):
+    G = make_graph([("p8", None, "We propose FrobNet for parsing trees.", [("FrobNet", "model", "proposed"),
+                                                                         ("parsing trees", "task", "used")]),
+                    ("p9", None, "We propose FrobNet for sorting lists.", [("FrobNet", "model", "proposed"),
+                                                                          ("sorting lists", "task", "used")])])
+    labels = {G.nodes[p]["label"] for p in ("paper:p8", "paper:p9")}
+    assert labels == {"FrobNet (parsing trees)", "FrobNet (sorting lists)"}
+
+
+@pytest.mark.parametrize(("name", "at_start", "coined"), [
+    ("ResNet", False, True), ("C2G", False, True), ("Isharah-Selfie", False, True), ("Convex Gate", False, True),
+    ("Iris", False, True), ("Iris", True, False), ("amplification", False, False),
+    ("unified vectorized feedback framework", False, False), ("Raw", False, False),
+])
+def test_coined_names_are_told_from_descriptions(name, at_start, coined):
+    assert looks_coined(name, at_start) is coined
+
+
+def test_graphml_and_rdf_carry_the_same_paper_label(make_graph, tmp_path):
+    G = make_graph()
+    write_graphml(G, tmp_path / "g.graphml")
+    write_turtle(G, tmp_path / "g.ttl")
+    graphml = nx.read_graphml(tmp_path / "g.graphml")
+    rdf = rdflib.Graph().parse(tmp_path / "g.ttl")
+    paper = rdflib.URIRef(G.graph["base_iri"] + "paper/p2")
+    assert G.nodes["paper:p2"]["label"] == graphml.nodes["paper:p2"]["label"] == str(rdf.value(paper, RDFS_LABEL))
+    assert G.nodes["paper:p2"]["label"] == "Glimmer parsing · Zorbnet · Quux corpus"
