@@ -11,7 +11,7 @@ import networkx as nx
 import pytest
 import rdflib
 
-from kg.quality.browser import CANVAS_PIXELS, js, open_page, problems
+from kg.quality.browser import CANVAS_PIXELS, LABEL_BOXES, js, open_page, overlapping, problems
 from kg.quality.check import check_graphml, check_html, check_ttl, external_references, shacl_violations, xsd_errors
 from tests.consumers import browser, click_node, search  # noqa: F401  (browser is a fixture)
 
@@ -102,6 +102,7 @@ def test_html_offline_in_headless_chromium_with_search_and_click(browser, export
     node, label = searchable_entity(graph)
     assert search(browser, session, label) == node
     assert js(browser, session, "document.querySelector('#details h2').textContent") == label
+    js(browser, session, "(box => box.checked || box.click())(document.querySelector('#legend input[data-type=paper]'))")
     shown = set(js(browser, session, "kgApp.network.body.data.nodes.getIds().map(i => kgApp.nodes[i].id)"))
     paper = max((n for n, d in graph.nodes(data=True) if d["kind"] == "paper" and n in shown), key=graph.degree)
     click_node(browser, session, paper)
@@ -109,4 +110,34 @@ def test_html_offline_in_headless_chromium_with_search_and_click(browser, export
     assert js(browser, session, "document.getElementById('panel').dataset.node") == paper
     assert graph.nodes[paper]["label"] == js(browser, session, "document.querySelector('#details h2').textContent")
     assert js(browser, session, "document.querySelectorAll('#details .mention').length") > 0
+    assert problems(browser.events[start:], session, path.as_uri()) == []
+
+
+def test_html_opens_as_a_labelled_map_with_named_communities_and_an_overview(browser, exports: Path,
+                                                                             graph: nx.DiGraph) -> None:
+    path = exports / "graph.html"
+    session, start = open_page(browser, path)
+    js(browser, session, "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    boxes = js(browser, session, LABEL_BOXES)
+    labels = [b for b in boxes if b["kind"] == "label"]
+    width, height = js(browser, session, "[innerWidth, innerHeight]")
+    assert len(labels) >= 30 and overlapping(boxes) == []
+    assert all(0 <= b["x"] and b["x"] + b["w"] <= width and 0 <= b["y"] and b["y"] + b["h"] <= height for b in boxes)
+    names = {data["label"] for _, data in graph.nodes(data=True)}
+    assert all(b["text"] in names or (b["text"].endswith("…") and any(n.startswith(b["text"][:-1]) for n in names))
+               for b in labels)  # node labels, or their beginnings
+    legend = js(browser, session, "[...document.querySelectorAll('#community-list li')].map(li => li.textContent)")
+    drawn = [b["text"] for b in boxes if b["kind"] == "community"]
+    assert len(legend) >= 3 and drawn and all(any(legend_name.startswith(name) for legend_name in legend)
+                                              for name in drawn)
+    biggest = max((n for n, d in graph.nodes(data=True) if d["kind"] == "entity"), key=lambda n: graph.nodes[n]["papers"])
+    assert any(graph.nodes[biggest]["label"].startswith(b["text"].rstrip("…")) for b in labels)
+    js(browser, session, "document.getElementById('tab-overview').click()")
+    charts = js(browser, session, "[...document.querySelectorAll('#overview figure')].map(f => "
+                                  "[f.querySelector('figcaption').textContent, f.querySelectorAll('svg text').length])")
+    captions = [caption for caption, texts in charts if texts > 0]
+    assert {"Top methods", "Top datasets", "Paper→entity links: proposed vs used"} <= set(captions)
+    assert any(caption.startswith("Communities on the map") for caption in captions)
+    assert search(browser, session, graph.nodes[biggest]["label"]) == biggest
+    assert js(browser, session, "document.getElementById('overview').hidden") is True
     assert problems(browser.events[start:], session, path.as_uri()) == []

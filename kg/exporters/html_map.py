@@ -233,7 +233,7 @@ def place_rest(G: nx.DiGraph, pos: dict, community: dict, seed: int) -> None:
         if not core:
             stray.append(node)
             continue
-        pos[node] = jitter(np.mean([pos[e] for e in core], axis=0), rng, SPACING * 0.6)
+        pos[node] = jitter(np.mean([pos[e] for e in core], axis=0), rng, SPACING * 0.9)
         community[node] = Counter(community[e] for e in core).most_common(1)[0][0]
     ring(pos, stray, rng)
     for node, data in G.nodes(data=True):

@@ -4,7 +4,7 @@
   "use strict";
   var data = JSON.parse(document.getElementById("kg-data").textContent);
   var meta = data.meta, nodes = data.nodes, edges = data.edges, links = meta.links, groups = meta.communities;
-  var LIST_LIMIT = 200, MAX_LABELS = 220, MAP_NAMES = 14, LABEL_CHARS = 34, CELL = 64;
+  var LIST_LIMIT = 200, MAX_LABELS = 220, FIRST_LABELS = 12, MAP_NAMES = 14, LABEL_CHARS = 34, CELL = 64;
   var $ = function (id) { return document.getElementById(id); };
   var adjacency = nodes.map(function () { return []; });
   edges.forEach(function (edge, i) { adjacency[edge[0]].push(i); adjacency[edge[1]].push(i); });
@@ -148,6 +148,18 @@
       return false;
     }
     if (state.selected >= 0 && state.shown.has(state.selected)) tryNode(state.selected, true);
+    var placed = 0, k = 0;
+    function placeEntities(limit) {
+      for (; k < priority.length && placed < limit; k++) {
+        var i = priority[k];
+        if (!state.shown.has(i) || i === state.selected) continue;
+        if (isPaper(i) && scale < 1.2) continue;
+        var p = dom(nodes[i].x, nodes[i].y);
+        if (p[0] < -50 || p[1] < -20 || p[0] > W + 50 || p[1] > H + 20) continue;
+        if (tryNode(i, false)) placed++;
+      }
+    }
+    placeEntities(FIRST_LABELS);  // the best-known entities first, then the community names, then the rest
     groups.forEach(function (g) {
       if (!g.name || g.n >= MAP_NAMES || !g.top.some(function (i) { return state.shown.has(i); })) return;
       var rs = g.r * scale;
@@ -160,15 +172,7 @@
         if (free(b)) { put(b); return; }
       }
     });
-    var placed = 0;
-    for (var k = 0; k < priority.length && placed < MAX_LABELS; k++) {
-      var i = priority[k];
-      if (!state.shown.has(i) || i === state.selected) continue;
-      if (isPaper(i) && scale < 1.2) continue;
-      var p = dom(nodes[i].x, nodes[i].y);
-      if (p[0] < -50 || p[1] < -20 || p[0] > W + 50 || p[1] > H + 20) continue;
-      if (tryNode(i, false)) placed++;
-    }
+    placeEntities(MAX_LABELS);
     labelCache = { key: key, boxes: boxes };
     return boxes;
   }
@@ -203,6 +207,15 @@
       ctx.strokeStyle = "rgba(90,90,160,0.18)";
       ctx.stroke();
     });
+  }
+
+  function smallestAt(point) {
+    var best = -1, slack = 2 / network.getScale();
+    state.shown.forEach(function (i) {
+      var dx = nodes[i].x - point.x, dy = nodes[i].y - point.y, r = radius(i) + slack;
+      if (dx * dx + dy * dy <= r * r && (best < 0 || radius(i) < radius(best))) best = i;
+    });
+    return best;  // the smallest node under the pointer: a paper dot drawn over an entity stays clickable
   }
 
   /* ---- focus, panel ---- */
@@ -498,7 +511,13 @@
       if (bar.dataset.node !== undefined) focusNode(+bar.dataset.node); else focusCommunity(+bar.dataset.community);
     });
     network.on("click", function (params) {
-      if (params.nodes.length) { state.selected = params.nodes[0]; showPanel(params.nodes[0]); network.redraw(); }
+      var hit = smallestAt(params.pointer.canvas);
+      if (hit < 0 && params.nodes.length) hit = params.nodes[0];
+      if (hit < 0) return;
+      state.selected = hit;
+      network.selectNodes([hit]);
+      showPanel(hit);
+      network.redraw();
     });
     network.on("beforeDrawing", drawCommunities);
     network.on("afterDrawing", drawLabels);
