@@ -1,4 +1,4 @@
-"""Registries for extractors and exporters (catalogue, with entry points for plug-ins)."""
+"""Registries for extractors, exporters and engines (catalogue, with entry points for plug-ins)."""
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -11,6 +11,7 @@ extractors = catalogue.create("paperkg", "extractors", entry_points=True)
 exporters = catalogue.create("paperkg", "exporters", entry_points=True)
 scorers = catalogue.create("paperkg", "scorers", entry_points=True)  # between extractors and the combiner
 relators = catalogue.create("paperkg", "relators", entry_points=True)  # relations between the combined mentions
+engines = catalogue.create("paperkg", "engines", entry_points=True)
 
 
 class UnknownNameError(UserError, ValueError):

@@ -83,10 +83,10 @@ def build(
     """Read abstracts, extract entities, link them and write the graph exports."""
     from kg.extractors import DEFAULT_EXTRACTORS, VERSION, build_extract, expand
     from kg.run.build import BuildOptions, run_build
-    from kg.run.engines import ENGINES, ExtractSpec
+    from kg.registry import engines, lookup
+    from kg.run.engines import ExtractSpec
 
-    if engine not in ENGINES:
-        raise fail(f"unknown engine {engine!r} (choose from: {', '.join(ENGINES)})")
+    lookup(engines, engine)  # an unknown engine fails before any work, naming the valid ones
     options = BuildOptions(jobs, engine, scheduler, cache_dir, not no_cache)
     names = tuple(n.strip() for n in extractor_names.split(",") if n.strip()) or DEFAULT_EXTRACTORS
     try:

@@ -22,9 +22,9 @@ APP_NAME = "paperkg"
 
 
 CACHE_ENV = "PAPERKG_CACHE_DIR"
-# kg modules whose code decides a paper's extraction (besides the extractors' own package)
-EXTRACTION_MODULES = ("kg.text.abbreviations", "kg.extraction.interface", "kg.nlp.fast_components", "kg.nlp.load",
-                      "kg.run.pipeline", "kg.text.markup", "kg.types")
+# the modules that run a paper's extraction (besides the extractors): their imports are followed
+EXTRACTION_ROOTS = ("kg.extraction.interface", "kg.nlp.load", "kg.run.worker")
+DATA_PACKAGES = ("kg.ontology",)  # data that extractors read by resource name (gazetteers), not by import
 
 
 def default_cache_dir() -> Path:
@@ -36,19 +36,20 @@ def default_cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir(APP_NAME)) / "extractions"
 
 
-def code_digest(*packages: str) -> str:
-    """A digest of the files of `packages` and of kg's extraction modules: edits invalidate entries."""
-    import importlib.util
+def code_digest(*modules: str) -> str:
+    """A digest of every file a paper's extraction reads: edits anywhere in them invalidate entries.
 
-    files: list[Path] = [Path(importlib.util.find_spec(name).origin) for name in EXTRACTION_MODULES]
-    for package in packages:
-        spec = importlib.util.find_spec(package)
-        for location in (spec.submodule_search_locations or []) if spec else []:
-            files.extend(p for p in sorted(Path(location).rglob("*"))
-                         if p.is_file() and "__pycache__" not in p.parts)
+    That is the source of the extraction modules and of `modules` (the extractor factory's) and of
+    everything they import within kg, the data files of those packages and of kg.ontology, and for
+    a factory outside kg (a plug-in), its whole top-level package.
+    """
+    from kg.run.sources import import_closure, package_files
+
+    inside = [m for m in modules if m == "kg" or m.startswith("kg.")]
+    outside = sorted({m.split(".")[0] for m in modules} - {"kg"})
     digest = hashlib.sha256()
-    for path in files:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for name, path in package_files(import_closure(*EXTRACTION_ROOTS, *inside), DATA_PACKAGES, outside):
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 

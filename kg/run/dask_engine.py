@@ -3,11 +3,14 @@ from __future__ import annotations
 
 import logging
 from contextlib import contextmanager
-from typing import Iterator, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
-from kg.run.engines import EngineOptions, WorkerSpec, chunks, extract_chunk, ordered
 from kg.extraction.interface import Extraction
+from kg.run.worker import chunks, extract_chunk, ordered
 from kg.types import Paper
+
+if TYPE_CHECKING:
+    from kg.run.engines import EngineOptions, WorkerSpec
 
 log = logging.getLogger(__name__)
 

@@ -9,16 +9,16 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 import networkx as nx
 from spacy.language import Language
 
-from kg.extraction.interface import ExtractFn, Extraction, extract_paper, prepare
+from kg.extraction.interface import ExtractFn, Extraction
 from kg.graph.build import DEFAULT_BASE_IRI, to_networkx
 from kg.graph.resolve import resolve
+from kg.run.engines import EngineOptions, WorkerSpec, run_extraction
+from kg.run.worker import extract_papers
 from kg.types import Paper
 
 if TYPE_CHECKING:
     from kg.run.cache import PaperCache
-    from kg.run.engines import EngineOptions, WorkerSpec
 
-BATCH_SIZE = 64
 Progress = Callable[[int], None]
 
 
@@ -34,20 +34,9 @@ class BuildStats:
     relations: int = 0
 
 
-def extract_papers(papers: Iterable[Paper], nlp: Language, extract: ExtractFn,
-                   batch_size: int = BATCH_SIZE) -> Iterator[tuple[Paper, Extraction]]:
-    """Parse each abstract once (nlp.pipe) and extract from the shared Doc; streams."""
-    prepared = ((paper, *prepare(paper)) for paper in papers)
-    pairs = ((text, (paper, context)) for paper, text, context in prepared)
-    for doc, (paper, context) in nlp.pipe(pairs, as_tuples=True, batch_size=batch_size):
-        yield paper, extract_paper(paper, doc, context, extract)
-
-
 def extract_all(papers: list[Paper], spec: WorkerSpec, options: EngineOptions,
                 cache: PaperCache | None = None, progress: Progress | None = None) -> list[Extraction]:
     """Every paper's extraction in input order: cached ones loaded, the rest computed (and stored)."""
-    from kg.run.engines import run_extraction
-
     results: list[Extraction | None] = [cache.load(p) if cache else None for p in papers]
     todo = [i for i, extraction in enumerate(results) if extraction is None]
     if progress and len(todo) < len(papers):
