@@ -1,4 +1,4 @@
-"""Registries for extractors, exporters and engines (catalogue, with entry points for plug-ins)."""
+"""Registries (catalogue, with entry points for plug-ins): extractors, scorers, relators, exporters, engines."""
 from __future__ import annotations
 
 from typing import Any, Callable
