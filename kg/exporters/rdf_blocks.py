@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 import networkx as nx
 
-from kg.exporters.rdf_terms import V, Block, Iri, NonNegative
+from kg.exporters.rdf_terms import V, Block, Iri
 from kg.graph.build import DEFAULT_BASE_IRI, Evidence, paper_node
 
 mlkg, schema, nif, itsrdf, dcterms, prov, rdf, rdfs, skos = (V[p] for p in (
@@ -126,6 +126,7 @@ def paper_block(paper: Iri, data: dict) -> Block:
                     dcterms.abstract: [data["abstract"]], rdfs.label: [data["label"]]}
     if data.get("title"):
         block[dcterms.title] = [data["title"]]
+    add_hidden_labels(block, [data["paper_id"], data["label"], data.get("title") or ""])
     if data.get("year") is not None:
         block[mlkg.year] = [int(data["year"])]
     if data.get("venue"):
@@ -166,13 +167,27 @@ def entity_block(entity: Iri, node: str, data: dict) -> Block:
     aliases = [a for a in dict.fromkeys(data.get("aliases") or ()) if a != data["label"]]
     if aliases:
         block[skos.altLabel] = aliases
+    add_hidden_labels(block, [node, data["label"], *aliases])
     return block
+
+
+def add_hidden_labels(block: Block, names: list[str]) -> None:
+    """skos:hiddenLabel: each name lower-cased, unless the node already shows that form (SKOS keeps them disjoint).
+
+    Queries look a node up by `LCASE(text)` among its labels, hidden labels and identifier: an index
+    lookup in any store, where a case-insensitive FILTER would scan every label.
+    """
+    shown = {name for predicate in (dcterms.identifier, rdfs.label, skos.prefLabel, skos.altLabel)
+             for name in block.get(predicate, ())}
+    hidden = [key for key in dict.fromkeys(name.lower() for name in names if name) if key not in shown]
+    if hidden:
+        block[skos.hiddenLabel] = hidden
 
 
 def mention_block(iris: Iris, mention: Iri, entity: Iri, evidence: Evidence) -> Block:
     """A NIF phrase: offsets into the abstract, its text, paper, sentence and entity."""
-    block: Block = {rdf.type: [mlkg.Mention, nif.Phrase], nif.beginIndex: [NonNegative(evidence.start)],
-                    nif.endIndex: [NonNegative(evidence.end)], nif.anchorOf: [evidence.text],
+    block: Block = {rdf.type: [mlkg.Mention, nif.Phrase], nif.beginIndex: [evidence.start],
+                    nif.endIndex: [evidence.end], nif.anchorOf: [evidence.text],
                     nif.referenceContext: [iris.paper(evidence.paper_id)], itsrdf.taIdentRef: [entity],
                     mlkg.denotes: [entity]}
     if evidence.sentence_end > evidence.sentence_start:
@@ -186,7 +201,7 @@ def sentence_block(iris: Iris, G: nx.DiGraph, evidence: Evidence) -> tuple[Iri, 
     paper = G.nodes.get(paper_node(evidence.paper_id), {})
     text = paper["abstract"][start:end] if "abstract" in paper else evidence.text
     return iris.sentence(evidence.paper_id, start, end), {
-        rdf.type: [nif.Sentence], nif.beginIndex: [NonNegative(start)], nif.endIndex: [NonNegative(end)],
+        rdf.type: [nif.Sentence], nif.beginIndex: [start], nif.endIndex: [end],
         nif.anchorOf: [text], nif.referenceContext: [iris.paper(evidence.paper_id)]}
 
 

@@ -1,8 +1,9 @@
 """Plain-string RDF terms and the text serialisers of one subject block (N-Triples, Turtle, JSON-LD).
 
 A block is `(subject, {predicate: [object, ...]})`: the subject and predicates are `Iri`s, objects
-are an `Iri`, a `str` (a plain literal, xsd:string), an `int` (xsd:integer) or a `NonNegative`
-(xsd:nonNegativeInteger); anything else is written as a literal of its `str` (or `int`). Objects of one predicate are distinct and no list is empty. Working
+are an `Iri`, a `str` (a plain literal, xsd:string) or an `int` (xsd:integer, also for NIF offsets: the
+value a SPARQL store keeps, see the README); anything else is written as a literal of its `str` (or `int`).
+Objects of one predicate are distinct and no list is empty. Working
 with strings instead of rdflib terms keeps the writers fast and their memory one block deep.
 """
 from __future__ import annotations
@@ -17,12 +18,6 @@ from kg.graph.build import DEFAULT_BASE_IRI
 
 class Iri(str):
     """An IRI (a plain-string subclass, so literals and IRIs can be told apart)."""
-
-    __slots__ = ()
-
-
-class NonNegative(int):
-    """An xsd:nonNegativeInteger value (NIF offsets)."""
 
     __slots__ = ()
 
@@ -57,7 +52,7 @@ class Vocabulary:
 
 V = {prefix: Vocabulary(prefix) for prefix in PREFIXES}
 RDF_TYPE = V["rdf"].type
-XSD_INTEGER, XSD_NONNEGATIVE = V["xsd"].integer, V["xsd"].nonNegativeInteger
+XSD_INTEGER = V["xsd"].integer
 ESCAPES = {**{c: f"\\u{c:04X}" for c in [*range(0x20), 0x7F]},
            ord("\t"): "\\t", ord("\n"): "\\n", ord("\r"): "\\r", ord('"'): '\\"', ord("\\"): "\\\\"}
 NEEDS_ESCAPE = re.compile(r'[\x00-\x1f\x7f"\\]')
@@ -69,11 +64,9 @@ def quoted(text: str) -> str:
 
 
 def exact(term: object) -> Object:
-    """An object of another type (a str or int subclass from a reader) as exactly one of the four kinds."""
+    """An object of another type (a str or int subclass from a reader) as exactly one of the three kinds."""
     if isinstance(term, Iri):
         return Iri(str(term))
-    if isinstance(term, NonNegative):
-        return NonNegative(int(term))
     if isinstance(term, int):
         return int(term)
     return str(term)
@@ -86,8 +79,6 @@ def nt_object(term: Object) -> str:
         return f"<{term}>"
     if kind is str:
         return quoted(term)
-    if kind is NonNegative:
-        return f'"{term}"^^<{XSD_NONNEGATIVE}>'
     if kind is int:
         return f'"{term}"^^<{XSD_INTEGER}>'
     return nt_object(exact(term))
@@ -109,8 +100,6 @@ def ttl_object(term: Object) -> str:
         return SHORT.get(term) or f"<{term}>"
     if kind is str:
         return quoted(term)
-    if kind is NonNegative:
-        return f'"{term}"^^xsd:nonNegativeInteger'
     if kind is int:
         return str(term)
     return ttl_object(exact(term))
@@ -137,8 +126,6 @@ def jsonld_value(term: Object) -> dict | str:
         return {"@id": str(term)}
     if kind is str:
         return term
-    if kind is NonNegative:
-        return {"@value": str(term), "@type": XSD_NONNEGATIVE}
     if kind is int:
         return {"@value": str(term), "@type": XSD_INTEGER}
     return jsonld_value(exact(term))
@@ -167,8 +154,6 @@ def rdflib_object(term: Object) -> URIRef | Literal:
         return URIRef(term)
     if kind is str:
         return Literal(term)
-    if kind is NonNegative:
-        return Literal(int(term), datatype=URIRef(XSD_NONNEGATIVE))
     if kind is int:
         return Literal(term, datatype=URIRef(XSD_INTEGER))
     return rdflib_object(exact(term))
