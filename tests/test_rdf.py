@@ -136,12 +136,13 @@ def test_golden_graph_by_meaning(tmp_path: Path) -> None:
     paper, foo = URIRef(BASE + "paper/p1"), URIRef(BASE + "entity/model/foonet")
     m, sentence = URIRef(BASE + "mention/p1/11-17"), URIRef(BASE + "paper/p1/sent/0-18")
     stmt = URIRef(BASE + "stmt/" + hashlib.sha1(f"{paper}|{MLKG.proposes}|{foo}".encode()).hexdigest())
-    nonneg = lambda n: Literal(n, datatype=XSD_NONNEG)  # noqa: E731
+    nonneg = lambda n: Literal(n, datatype=XSD_INTEGER)  # noqa: E731 (offsets are xsd:integer, as stores keep them)
     expected = rdflib.Graph()
     for triple in [
         (paper, RDF.type, MLKG.Paper), (paper, RDF.type, SCHEMA.ScholarlyArticle),
         (paper, DCTERMS.identifier, Literal("p1")), (paper, DCTERMS.abstract, Literal(abstract)),
         (paper, DCTERMS.title, Literal("T")), (paper, RDFS.label, Literal("T")), (paper, MLKG.year, Literal(2020)),
+        (paper, SKOS.hiddenLabel, Literal("t")), (foo, SKOS.hiddenLabel, Literal("foonet")),
         (paper, MLKG.proposes, foo), (paper, MLKG.mentions, foo),
         (foo, RDF.type, MLKG.Model), (foo, RDF.type, MLKG.Entity), (foo, RDF.type, SKOS.Concept),
         (foo, DCTERMS.identifier, Literal("model:foonet")), (foo, RDFS.label, Literal("FooNet")),
@@ -319,6 +320,14 @@ def test_each_entity_has_one_class_one_preflabel_and_its_aliases() -> None:
         assert rdf.value(entity, MLKG.paperCount) == Literal(node["papers"])
     foo = URIRef(BASE + "entity/model/foonet")
     assert set(rdf.objects(foo, SKOS.altLabel)) == {Literal("Foo-Net")}
+
+
+def test_hidden_labels_are_the_lookup_keys_no_shown_label_has() -> None:
+    rdf = to_rdflib(make_graph())
+    hidden = lambda node: {str(o) for o in rdf.objects(URIRef(BASE + node), SKOS.hiddenLabel)}  # noqa: E731
+    assert hidden("entity/model/foonet") == {"foonet", "foo-net"}
+    assert hidden("paper/p1") == {'foo: a "title"'} and hidden("entity/dataset/imagenet") == {"imagenet"}
+    assert hidden("entity/metric/top-1%20accuracy%2F%25") == set()  # label, alias and identifier already lower case
 
 
 def test_every_anchor_is_the_abstract_between_its_offsets() -> None:

@@ -171,15 +171,20 @@ def entity_block(entity: Iri, node: str, data: dict) -> Block:
     return block
 
 
-def add_hidden_labels(block: Block, names: list[str]) -> None:
-    """skos:hiddenLabel: each name lower-cased, unless the node already shows that form (SKOS keeps them disjoint).
+def lookup_key(name: str) -> str:
+    """A name lower-cased with its whitespace runs made single spaces (what `kg query` does to a lookup value)."""
+    return " ".join(name.split()).lower()
 
-    Queries look a node up by `LCASE(text)` among its labels, hidden labels and identifier: an index
-    lookup in any store, where a case-insensitive FILTER would scan every label.
+
+def add_hidden_labels(block: Block, names: list[str]) -> None:
+    """skos:hiddenLabel: each name's `lookup_key`, unless the node already shows that form (SKOS keeps them disjoint).
+
+    A query then finds a node by the key of any of its names among its labels, hidden labels and
+    identifier with one index lookup, where a case-insensitive FILTER would scan every label.
     """
     shown = {name for predicate in (dcterms.identifier, rdfs.label, skos.prefLabel, skos.altLabel)
              for name in block.get(predicate, ())}
-    hidden = [key for key in dict.fromkeys(name.lower() for name in names if name) if key not in shown]
+    hidden = [key for key in dict.fromkeys(lookup_key(name) for name in names if name.strip()) if key not in shown]
     if hidden:
         block[skos.hiddenLabel] = hidden
 
