@@ -31,15 +31,17 @@ PAPERS: list[PaperSpec] = [
 
 @pytest.fixture(scope="session", autouse=True)
 def private_cache_dir(tmp_path_factory) -> Path:
-    """Builds made by tests cache extractions in a temporary directory, not the user's cache."""
+    """Tests cache extractions and query stores in a temporary directory, not the user's cache."""
     directory = tmp_path_factory.mktemp("paperkg-cache")
-    previous = os.environ.get("PAPERKG_CACHE_DIR")
-    os.environ["PAPERKG_CACHE_DIR"] = str(directory)
+    settings = {"PAPERKG_CACHE_DIR": directory, "PAPERKG_STORE_DIR": directory / "stores"}
+    previous = {name: os.environ.get(name) for name in settings}
+    os.environ.update({name: str(value) for name, value in settings.items()})
     yield directory
-    if previous is None:
-        os.environ.pop("PAPERKG_CACHE_DIR", None)
-    else:
-        os.environ["PAPERKG_CACHE_DIR"] = previous
+    for name, value in previous.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 @pytest.fixture(scope="session")

@@ -11,9 +11,10 @@ import typer
 from typer.testing import CliRunner
 
 from kg.cli.query import query_command
+from kg.query.checks import refuse_unsafe
 from kg.exporters.rdf import write_jsonld, write_ntriples, write_turtle
 from kg.graph.build import to_networkx
-from kg.query.sparql import (QueryError, bind_params, format_rows, named_queries, parameters, parse_params,
+from kg.query.sparql import (QueryError, QueryUsageError, bind_params, format_rows, named_queries, parameters, parse_params,
                       resolve_query, run_query)
 from kg.types import Entity, Link, MentionRelation, Paper, Relation
 from tests.test_rdf import BASE, mention_in
@@ -116,6 +117,46 @@ CASES = [
     ("task-datasets", {"text": ["SEGMENT"]}, [(E + "dataset/color_bank", "ColorBank", 1)]),
     ("entity-types", {}, [("Dataset", 3, 4), ("Method", 1, 2), ("Metric", 3, 4), ("Model", 1, 2), ("Task", 3, 4)]),
     ("papers-per-year", {}, [(2020, 1, 1), (2021, 3, 2)]),
+    ("top-entities", {}, [("Dataset", E + "dataset/shapes_set", "ShapesSet", 3, 0),
+                          ("Dataset", E + "dataset/color_bank", "ColorBank", 2, 0),
+                          ("Dataset", E + "dataset/new_set", "NewSet", 1, 1), ("Method", E + "method/alphanet", "AlphaNet", 2, 1),
+                          ("Metric", E + "metric/map", "mAP", 2, 0), ("Metric", E + "metric/iou", "IoU", 1, 0),
+                          ("Metric", E + "metric/accuracy", "accuracy", 1, 0), ("Model", E + "model/betamodel", "BetaModel", 2, 1),
+                          ("Task", E + "task/toy_detection", "toy detection", 2, 0),
+                          ("Task", E + "task/toy_classification", "toy classification", 1, 0),
+                          ("Task", E + "task/toy_segmentation", "toy segmentation", 1, 0)]),
+    ("entity-papers-per-year", {"entity": ["ALPHANET"]}, [(2020, 1, 1), (2021, 1, 0)]),
+    ("entity-papers-per-year", {"entity": ["Shapes  set"]}, []),
+    ("rising-entities", {}, [(E + "model/betamodel", "BetaModel", "Model", 2021, 2, 0, 2),
+                             (E + "dataset/color_bank", "ColorBank", "Dataset", 2021, 2, 0, 2),
+                             (E + "dataset/shapes_set", "ShapesSet", "Dataset", 2021, 2, 1, 1),
+                             (E + "metric/iou", "IoU", "Metric", 2021, 1, 0, 1),
+                             (E + "dataset/new_set", "NewSet", "Dataset", 2021, 1, 0, 1),
+                             (E + "metric/accuracy", "accuracy", "Metric", 2021, 1, 0, 1),
+                             (E + "task/toy_classification", "toy classification", "Task", 2021, 1, 0, 1),
+                             (E + "task/toy_segmentation", "toy segmentation", "Task", 2021, 1, 0, 1)]),
+    ("rising-entities", {"year": ["2020"], "class": ["mlkg:Method", "mlkg:Task"]},
+     [(E + "method/alphanet", "AlphaNet", "Method", 2020, 1, 0, 1),
+      (E + "task/toy_detection", "toy detection", "Task", 2020, 1, 0, 1)]),
+    ("methods-proposed-in-year", {}, []),
+    ("methods-proposed-in-year", {"year": ["2020"]}, [(2020, E + "method/alphanet", "AlphaNet", "Method", P + "q1", "Alpha paper")]),
+    ("methods-proposed-in-year", {"kind": ["mlkg:Model", "mlkg:Dataset"]},
+     [(2021, E + "model/betamodel", "BetaModel", "Model", P + "q2", "Beta paper"),
+      (2021, E + "dataset/new_set", "NewSet", "Dataset", P + "q3", "NewSet paper")]),
+    ("papers-by-title", {"text": ["PAPER"]}, [(P + "q1", "q1", "Alpha paper", 2020), (P + "q2", "q2", "Beta paper", 2021),
+                                              (P + "q4", "q4", "Delta paper", 2021), (P + "q3", "q3", "NewSet paper", 2021)]),
+    ("papers-by-title", {"text": ["newset"]}, [(P + "q3", "q3", "NewSet paper", 2021)]),
+    ("entity-neighbourhood", {"entity": ["shapesset"]},
+     [("in", "evaluatedOn", E + "model/betamodel", "BetaModel", "Model", 2),
+      ("in", "evaluatedOn", E + "method/alphanet", "AlphaNet", "Method", 1),
+      ("in", "uses", P + "q1", "Alpha paper", "Paper", 1), ("in", "uses", P + "q2", "Beta paper", "Paper", 1),
+      ("in", "uses", P + "q4", "Delta paper", "Paper", 1)]),
+    ("entity-neighbourhood", {"entity": [f"<{E}model/betamodel>"]},
+     [("out", "evaluatedOn", E + "dataset/shapes_set", "ShapesSet", "Dataset", 2),
+      ("out", "evaluatedOn", E + "dataset/color_bank", "ColorBank", "Dataset", 1),
+      ("in", "proposes", P + "q2", "Beta paper", "Paper", 2), ("in", "uses", P + "q4", "Delta paper", "Paper", 1)]),
+    ("similar-papers", {"paper": ["beta PAPER"]}, [(P + "q1", "Alpha paper", 3), (P + "q4", "Delta paper", 2),
+                                                   (P + "q3", "NewSet paper", 1)]),
     ("relation-evidence", {"entity": ["dataset:shapes_set"]},
      [("AlphaNet", "evaluatedOn", "ShapesSet", 1, Q1_S2), ("BetaModel", "evaluatedOn", "ShapesSet", 2, Q4),
       ("BetaModel", "evaluatedOn", "ShapesSet", 2, Q2_S2)]),
@@ -189,7 +230,24 @@ def test_parameter_values_are_iris_or_escaped_strings(value: str, literal: str) 
 
 def test_repeated_parameters_give_several_values() -> None:
     text = bind_params(resolve_query("dataset-tasks"), parse_params(["dataset=A", "dataset=B"]))
-    assert parameters(text)["dataset"] == '"A" "B"'
+    assert parameters(text)["dataset"] == '"a" "b"'
+
+
+@pytest.mark.parametrize("block, value, literal", [
+    ('VALUES ?v { "d" }  # case-insensitive', "Image  Net\t1K", '"image net 1k"'),
+    ('VALUES ?v { "d" }', "Image Net", '"Image Net"'),
+    ("VALUES ?v { 2020 }", "2021", "2021"),
+    ("VALUES ?v { UNDEF }", "2021", "2021"),
+    ("VALUES ?v { UNDEF }", "latest", '"latest"'),
+    ('VALUES ?v { "d" }  # case-insensitive', "<https://x.org/A>", "<https://x.org/A>"),
+])
+def test_lookup_values_are_normalised_and_integers_follow_the_default(block: str, value: str, literal: str) -> None:
+    assert parameters(bind_params(f"SELECT * WHERE {{ {block}\n}}", {"v": [value]})) == {"v": literal}
+
+
+def test_an_integer_parameter_refuses_text() -> None:
+    with pytest.raises(QueryUsageError, match="'year' takes an integer"):
+        bind_params(resolve_query("rising-entities") .replace("UNDEF", "2020"), {"year": ["last"]})
 
 
 ROWS = (["name", "count", "missing"], [("Foo, \"bar\"", 3, None), ("é", 10, "x")])
@@ -235,10 +293,44 @@ def test_cli_runs_a_query_file(cli, graph_files, tmp_path: Path) -> None:
     assert result.exit_code == 0 and result.output == "n\n4\n"
 
 
-@pytest.mark.parametrize("args, code", [(["SELEC ?x"], 1), (["no-such-query"], 1), ([], 2)])
+@pytest.mark.parametrize("args, code", [(["SELEC ?x"], 1), (["no-such-query"], 2), (["top-datasets", "-p", "x=1"], 2), ([], 2)])
 def test_cli_errors_are_one_line_without_traceback(cli, graph_files, args: list, code: int) -> None:
     result = CliRunner().invoke(cli, ["query", str(graph_files["ttl"]), *args])
     assert result.exit_code == code and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("query", ["INSERT DATA { <https://x.org/a> <https://x.org/b> <https://x.org/c> }",
+                                   "PREFIX x: <https://x.org/>\nDELETE WHERE { ?s ?p ?o }", "LOAD <https://x.org/g.ttl>",
+                                   "SELECT * WHERE { SERVICE <http://127.0.0.1:9/> { ?s ?p ?o } }",
+                                   "SELECT * WHERE { \\u0053ERVICE <http://127.0.0.1:9/> { ?s ?p ?o } }"])
+def test_updates_and_service_are_refused_and_change_nothing(cli, graph_files, query: str) -> None:
+    before = {path: path.read_bytes() for path in graph_files.values()}
+    result = CliRunner().invoke(cli, ["query", str(graph_files["ttl"]), query])
+    assert result.exit_code == 1 and ("update" in result.output or "SERVICE" in result.output)
+    assert len(result.output.strip().splitlines()) == 1
+    assert {path: path.read_bytes() for path in graph_files.values()} == before
+
+
+@pytest.mark.parametrize("query, kept", [('SELECT * WHERE { ?s ?p "INSERT SERVICE" }', True),
+                                         ("SELECT ?service WHERE { ?service ?p ?o } # SERVICE <x:y>", True),
+                                         ("PREFIX service: <x:> SELECT * WHERE { ?s service:p ?o }", True),
+                                         ("SELECT * WHERE { service <x:y> { ?s ?p ?o } }", False),
+                                         ("WITH <x:g> DELETE { ?s ?p ?o } WHERE { ?s ?p ?o }", False)])
+def test_the_read_only_check_reads_keywords_not_strings_comments_or_names(query: str, kept: bool) -> None:
+    try:
+        refuse_unsafe(query)
+    except QueryError:
+        assert not kept
+    else:
+        assert kept
+
+
+def test_a_syntax_error_says_where_in_one_line(graph_files) -> None:
+    with pytest.raises(QueryError) as info:
+        run_query(graph_files["ttl"], "SELECT ?x WHERE {\n  ?x ?y ?z . FILTER(?x > ) }")
+    assert str(info.value).startswith("bad SPARQL query at line 2, column ") and "\n" not in str(info.value)
+    with pytest.raises(QueryError, match="undeclared prefix"):
+        run_query(graph_files["ttl"], "SELECT ?x WHERE { ?x undeclared:p ?z }")
 
 
 def test_kg_cli_has_the_query_command(graph_files) -> None:

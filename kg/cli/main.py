@@ -20,6 +20,7 @@ from kg.cli.errors import ErrorHandlingGroup, fail
 from kg.cli.eval import eval_command
 from kg.cli.help import examples
 from kg.cli.query import query_command
+from kg.cli.serve import serve_command
 from kg.nlp import DEFAULT_MODEL
 from kg.types import DEFAULT_BASE_IRI
 
@@ -107,5 +108,8 @@ app.command("bench", epilog=examples("kg bench", "kg bench corpus.jsonl --runs 3
 app.command("query", epilog=examples("kg query exports/graph.ttl --list",
                                      "kg query exports/graph.ttl task-datasets --param text=detection",
                                      "kg query exports/graph.ttl my-query.rq --format csv"))(query_command)
+app.command("serve", epilog=examples("kg serve exports/graph.ttl", "kg serve exports/graph.ttl --port 8000 --quiet",
+                                     "curl -H 'Accept: text/csv' --data-urlencode 'query=SELECT * WHERE { ?s ?p ?o } LIMIT 3' "
+                                     "http://127.0.0.1:7878/sparql"))(serve_command)
 app.command("check", epilog=examples("kg check exports/", "kg check exports/ --browser --no-shacl"))(check_command)
 app.add_typer(cache_app, name="cache")

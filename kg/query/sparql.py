@@ -1,13 +1,15 @@
-"""SPARQL over an exported graph file (pyoxigraph or rdflib) and the named queries shipped with paperkg.
+"""SPARQL over an exported graph (its on-disk Oxigraph store, or rdflib) and the named queries shipped with paperkg.
 
 A query is SPARQL text, a `.rq` file, or the name of a file in the package's `ontology/queries`
 (its first line is `# description`). Parameters: a query declares each one as a one-variable
 `VALUES ?name { default }` block; `params={"name": ["value", ...]}` (CLI: `--param name=value`,
 repeatable) replaces that block's values. A value written `<...>`, or `prefix:name` with a prefix
-the query declares (`mlkg:Dataset`), is an IRI; anything else is a string literal, so queries
-compare parameters with `STR()`/`LCASE()`. The shipped queries keep each parameter's VALUES in a
-small group with the lookup it selects, first in the WHERE clause: rdflib has no join optimiser and
-applies FILTERs at the end of a group, so this keeps both engines fast.
+the query declares (`mlkg:Dataset`), is an IRI; where the default is an integer (or UNDEF) an
+integer value is an integer; anything else is a string literal. A block followed on its line by
+the comment `# case-insensitive` is a lookup key: its string values are lower-cased with their
+whitespace runs made single spaces, the form the export keeps as `skos:hiddenLabel`, so the shipped
+queries find a paper or entity by any of its names with one index lookup instead of a scan.
+Updates and SERVICE clauses are refused before anything runs (`kg.query.checks`).
 """
 from __future__ import annotations
 
@@ -18,12 +20,11 @@ import re
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, Collection, Mapping, Sequence
+from typing import Any, Callable, Collection, Mapping, Sequence
 
 import pyoxigraph as ox
-import rdflib
 
-from kg.errors import UserError
+from kg.query.checks import QueryError, QueryUsageError, refuse_unsafe, syntax_message
 
 Row = tuple[Any, ...]
 ENGINES = ("oxigraph", "rdflib")
@@ -33,14 +34,10 @@ INTEGERS = {XSD + t for t in ("integer", "nonNegativeInteger", "positiveInteger"
                               "negativeInteger", "long", "int", "short", "byte", "unsignedLong",
                               "unsignedInt", "unsignedShort", "unsignedByte")}
 DECIMALS = {XSD + t for t in ("decimal", "double", "float")}
-RDFLIB_FORMATS = {".ttl": "turtle", ".nt": "nt", ".jsonld": "json-ld", ".json": "json-ld", ".nq": "nquads",
-                  ".trig": "trig", ".rdf": "xml", ".xml": "xml", ".owl": "xml", ".n3": "n3"}
+RDFLIB_FORMATS = {".ttl": "turtle", ".nt": "nt", ".jsonld": "json-ld"}
 VALUES_BLOCK = r"VALUES\s+\?{name}\s*\{{([^{{}}]*)\}}"
+LOOKUP_MARK = r"[ \t]*#[^\n]*\bcase-insensitive\b"
 CELL_WIDTH = 80
-
-
-class QueryError(UserError):
-    """A query that cannot run: bad SPARQL, unknown name or parameter, unreadable graph file."""
 
 
 @dataclass(frozen=True)
@@ -86,7 +83,7 @@ def resolve_query(spec: str) -> str:
     if spec.removesuffix(".rq") in named:
         return named[spec.removesuffix(".rq")].text
     if spec.endswith(".rq") or re.fullmatch(r"[\w.-]+", spec):
-        raise QueryError(f"no query file or named query {spec!r} (named queries: {', '.join(named)})")
+        raise QueryUsageError(f"no query file or named query {spec!r} (named queries: {', '.join(named)})")
     return spec
 
 
@@ -96,18 +93,30 @@ def bind_params(text: str, params: Mapping[str, Sequence[str]]) -> str:
     prefixes = set(re.findall(r"PREFIX\s+([A-Za-z][\w.-]*)?:", text, flags=re.IGNORECASE))
     for name, values in params.items():
         if name not in known:
-            raise QueryError(f"unknown parameter {name!r} (this query takes: {', '.join(known) or 'none'})")
-        body = " ".join(sparql_value(v, prefixes) for v in values)
-        text = re.sub(VALUES_BLOCK.format(name=re.escape(name)), lambda _: f"VALUES ?{name} {{ {body} }}",
-                      text, flags=re.IGNORECASE)
+            raise QueryUsageError(f"unknown parameter {name!r} (this query takes: {', '.join(known) or 'none'})")
+        block = VALUES_BLOCK.format(name=re.escape(name))
+        lookup = re.search(block + LOOKUP_MARK, text, flags=re.IGNORECASE) is not None
+        defaults = known[name].upper().split()
+        numeric = "integer" if any(re.fullmatch(r"[+-]?\d+", d) for d in defaults) else "undef"
+        numeric = numeric if all(re.fullmatch(r"[+-]?\d+|UNDEF", d) for d in defaults) else ""
+        body = " ".join(sparql_value(v, prefixes, lookup, numeric, name) for v in values)
+        text = re.sub(block, lambda _: f"VALUES ?{name} {{ {body} }}", text, flags=re.IGNORECASE)
     return text
 
 
-def sparql_value(value: str, prefixes: Collection[str] = ()) -> str:
-    """`<iri>` and `prefix:name` (a prefix the query declares) stay IRIs; the rest become strings."""
+def sparql_value(value: str, prefixes: Collection[str] = (), lookup: bool = False, numeric: str = "",
+                 name: str = "value") -> str:
+    """`<iri>` and `prefix:name` (a prefix the query declares) stay IRIs; integers where the default is one
+    (`numeric="integer"`) or UNDEF (`"undef"`: if the value is one); the rest strings (lower-cased if `lookup`)."""
     prefixed = re.fullmatch(r"([A-Za-z][\w.-]*):[A-Za-z_]\w*", value)
     if re.fullmatch(r"<[^<>\"{}|^`\\\s]*>", value) or (prefixed and prefixed[1] in prefixes):
         return value
+    if numeric and re.fullmatch(r"\s*[+-]?\d+\s*", value):
+        return str(int(value))
+    if numeric == "integer":
+        raise QueryUsageError(f"parameter {name!r} takes an integer, got {value!r}")
+    if lookup:
+        value = " ".join(value.split()).lower()
     escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
     return f'"{escaped}"'
 
@@ -118,35 +127,47 @@ def parse_params(pairs: Sequence[str]) -> dict[str, list[str]]:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
-            raise QueryError(f"a parameter is written name=value, got {pair!r}")
+            raise QueryUsageError(f"a parameter is written name=value, got {pair!r}")
         params.setdefault(name.strip().lstrip("?$"), []).append(value)
     return params
 
 
 def run_query(graph_path: str | Path, query_text: str, engine: str = "oxigraph",
-              params: Mapping[str, Sequence[str]] | None = None) -> tuple[list[str], list[Row]]:
-    """Run SPARQL on an RDF file (format by suffix); SELECT/ASK/CONSTRUCT -> (columns, rows)."""
+              params: Mapping[str, Sequence[str]] | None = None, store_dir: Path | None = None,
+              on_build: Callable[[Path], None] | None = None) -> tuple[list[str], list[Row]]:
+    """Run SPARQL on an RDF export (format by suffix); SELECT/ASK/CONSTRUCT -> (columns, rows).
+
+    oxigraph answers from the export's on-disk store (`kg.query.store`, built on first use, then
+    opened read-only); rdflib parses the file each time.
+    """
     if engine not in ENGINES:
-        raise QueryError(f"unknown engine {engine!r} (choose from: {', '.join(ENGINES)})")
+        raise QueryUsageError(f"unknown engine {engine!r} (choose from: {', '.join(ENGINES)})")
     text = bind_params(query_text, params or {})
+    refuse_unsafe(text)
+    from kg.query.store import StoreError, open_store, rdf_format
+
     path = Path(graph_path)
-    if not path.is_file():
-        raise QueryError(f"{path}: no such graph file")
-    return run_oxigraph(path, text) if engine == "oxigraph" else run_rdflib(path, text)
-
-
-def run_oxigraph(path: Path, text: str) -> tuple[list[str], list[Row]]:
-    """Load `path` into an in-memory pyoxigraph store and query it."""
-    rdf_format = ox.RdfFormat.from_extension(path.suffix.lstrip(".")) or ox.RdfFormat.TURTLE
-    store = ox.Store()
     try:
-        store.bulk_load(path=str(path), format=rdf_format)
-    except (SyntaxError, ValueError, OSError) as error:
-        raise QueryError(f"{path}: cannot load as {rdf_format.name}: {error}") from None
+        if engine == "rdflib":
+            rdf_format(path)
+            if not path.is_file():
+                raise StoreError(f"{path}: no such graph file")
+            return run_rdflib(path, text)
+        return run_store(open_store(path, store_dir, on_build), text)
+    except StoreError as error:
+        raise QueryError(str(error)) from None
+    except OSError as error:
+        raise QueryError(f"{getattr(error, 'filename', None) or path}: {error.strerror or error}") from None
+
+
+def run_store(store: ox.Store, text: str) -> tuple[list[str], list[Row]]:
+    """Query a pyoxigraph store (read-only text already checked)."""
     try:
         result = store.query(text)
-    except (SyntaxError, ValueError, OSError) as error:
-        raise QueryError(f"bad SPARQL query: {error}") from None
+    except SyntaxError as error:
+        raise QueryError(syntax_message(error, text)) from None
+    except (ValueError, OSError, RuntimeError) as error:
+        raise QueryError(f"the query failed: {' '.join(str(error).split())}") from None
     if isinstance(result, ox.QueryBoolean):
         return ["ask"], [(bool(result),)]
     if isinstance(result, ox.QueryTriples):
@@ -166,16 +187,18 @@ def ox_value(term: Any) -> Any:
 
 def run_rdflib(path: Path, text: str) -> tuple[list[str], list[Row]]:
     """Parse `path` with rdflib and query it."""
+    import rdflib
+
     graph = rdflib.Graph()
     try:
         graph.parse(str(path), format=RDFLIB_FORMATS.get(path.suffix, "turtle"))
     except Exception as error:  # rdflib parsers raise many unrelated types
-        raise QueryError(f"{path}: cannot parse: {error}") from None
+        raise QueryError(f"{path}: cannot parse: {' '.join(str(error).split())}") from None
     try:
         result = graph.query(text)
         rows = list(result)
     except Exception as error:  # pyparsing ParseException and evaluation errors
-        raise QueryError(f"bad SPARQL query: {error}") from None
+        raise QueryError(f"bad SPARQL query: {' '.join(str(error).split())}") from None
     if result.type == "ASK":
         return ["ask"], [(bool(result.askAnswer),)]
     if result.type in ("CONSTRUCT", "DESCRIBE"):
@@ -186,6 +209,8 @@ def run_rdflib(path: Path, text: str) -> tuple[list[str], list[Row]]:
 
 def rdflib_value(term: Any) -> Any:
     """An rdflib term as a plain Python value, like `ox_value`."""
+    import rdflib
+
     if term is None:
         return None
     if isinstance(term, rdflib.Literal):
@@ -216,7 +241,7 @@ def format_rows(columns: Sequence[str], rows: Sequence[Row], fmt: str = "table")
         writer.writerows([["" if v is None else v for v in row] for row in rows])
         return buffer.getvalue()
     if fmt != "table":
-        raise QueryError(f"unknown format {fmt!r} (choose from: {', '.join(FORMATS)})")
+        raise QueryUsageError(f"unknown format {fmt!r} (choose from: {', '.join(FORMATS)})")
     cells = [list(columns)] + [[cell(v) for v in row] for row in rows]
     widths = [max(len(line[i]) for line in cells) for i in range(len(columns))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip() for line in cells]

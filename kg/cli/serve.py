@@ -1,0 +1,28 @@
+"""`kg serve`: a read-only SPARQL endpoint on 127.0.0.1 over an export's query store."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+
+def serve_command(
+    graph: Path = typer.Argument(..., metavar="GRAPH", help="Exported graph file: .ttl, .nt or .jsonld."),
+    port: int = typer.Option(7878, "--port", min=0, max=65535, help="Port on 127.0.0.1 (0: any free port)."),
+    store_dir: Optional[Path] = typer.Option(None, "--store-dir", metavar="DIR",
+                                             help="Where query stores live (default: $PAPERKG_STORE_DIR, else the user cache dir)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not log each request."),
+) -> None:
+    """Serve GRAPH as a read-only SPARQL 1.1 endpoint (GET/POST /sparql; JSON, XML, CSV, TSV results)."""
+    from kg.cli.errors import fail
+    from kg.cli.query import announce_build
+    from kg.query.endpoint import serve
+    from kg.query.store import open_store
+
+    store = open_store(graph, store_dir, announce_build)  # StoreError (a UserError): one line, exit 1
+    try:
+        serve(store, port, lambda url: typer.echo(f"SPARQL endpoint (read-only): {url}   Ctrl-C stops it", err=True),
+              (lambda line: None) if quiet else None)
+    except OSError as error:
+        raise fail(f"cannot serve on 127.0.0.1:{port}: {error.strerror or error}") from None
