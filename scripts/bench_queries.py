@@ -1,0 +1,117 @@
+"""Time SPARQL over an export: building its query store, every named query in-process, `kg query` from the shell.
+
+    python scripts/bench_queries.py GRAPH.ttl [--runs 20] [--shell-runs 10] [--builds 1] [--json out.json]
+
+Parameters that name a paper or an entity are set from the graph itself (the most-mentioned entity
+of the right type, the paper with the most mentions), so every query has rows on any corpus.
+Figures: p50/p95 over --runs runs of each query on the warm store, opened read-only as `kg query`
+opens it; `kg query` wall time per run including process start; store build time from scratch.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from kg.query.sparql import bind_params, named_queries, run_store
+from kg.query.store import ensure_store, open_store
+
+MOST = """PREFIX mlkg: <https://w3id.org/paperkg/vocab#> PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
+SELECT ?label WHERE {{ ?node a {cls} ; rdfs:label ?label ; {count} ?n }} ORDER BY DESC(?n) ?label LIMIT 1"""
+PAPER = """PREFIX mlkg: <https://w3id.org/paperkg/vocab#> PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
+SELECT ?label WHERE {{ {{ SELECT ?node (COUNT(?e) AS ?n) WHERE {{ ?node mlkg:mentions ?e }} GROUP BY ?node
+ORDER BY DESC(?n) ?node LIMIT 1 }} ?node rdfs:label ?label }}"""
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The nearest-rank percentile."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered) + 0.5) - 1))]
+
+
+def bench_params(store) -> dict[str, list[str]]:
+    """Values for the paper/entity parameters that exist in this graph."""
+    def first(query: str) -> str:
+        rows = run_store(store, query)[1]
+        return str(rows[0][0]) if rows else "none"
+
+    most = {kind: first(MOST.format(cls=f"mlkg:{kind.title()}", count="mlkg:paperCount"))
+            for kind in ("dataset", "task")}
+    return {"entity": [first(MOST.format(cls="mlkg:Entity", count="mlkg:paperCount"))], "dataset": [most["dataset"]],
+            "task": [most["task"]], "paper": [first(PAPER)]}
+
+
+def time_builds(graph: Path, builds: int) -> list[float]:
+    """Seconds to build the store from scratch, each time in a fresh directory."""
+    seconds = []
+    for _ in range(builds):
+        with tempfile.TemporaryDirectory(prefix="kg-store-bench-") as folder:
+            start = time.perf_counter()
+            ensure_store(graph, Path(folder))
+            seconds.append(time.perf_counter() - start)
+    return seconds
+
+
+def time_queries(store, params: dict[str, list[str]], runs: int) -> dict[str, dict]:
+    """Per named query: rows, p50 and p95 milliseconds on the open store."""
+    table = {}
+    for name, named in named_queries().items():
+        text = bind_params(named.text, {k: v for k, v in params.items() if k in named.params})
+        rows = len(run_store(store, text)[1])  # warm-up, and the row count
+        times = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            run_store(store, text)
+            times.append((time.perf_counter() - start) * 1000)
+        table[name] = {"rows": rows, "p50_ms": statistics.median(times), "p95_ms": percentile(times, 0.95)}
+    return table
+
+
+def time_shell(graph: Path, store_dir: Path, runs: int) -> dict[str, float]:
+    """Median wall seconds of `kg query GRAPH top-datasets` and of `kg --help`, process start included."""
+    env = {**os.environ, "PAPERKG_STORE_DIR": str(store_dir)}
+    kg = [sys.executable, "-m", "kg"]
+    result = {}
+    for label, args in (("kg query", [*kg, "query", str(graph), "top-datasets", "-f", "csv"]), ("kg --help", [*kg, "--help"])):
+        walls = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            subprocess.run(args, check=True, capture_output=True, env=env)
+            walls.append(time.perf_counter() - start)
+        result[label] = statistics.median(walls)
+    return result
+
+
+def main() -> None:
+    """Run the three measurements and print a Markdown table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("graph", type=Path)
+    parser.add_argument("--runs", type=int, default=20, help="runs of each named query")
+    parser.add_argument("--shell-runs", type=int, default=10, help="runs of `kg query` from the shell")
+    parser.add_argument("--builds", type=int, default=1, help="store builds from scratch")
+    parser.add_argument("--json", type=Path, help="also write the figures as JSON")
+    args = parser.parse_args()
+    builds = time_builds(args.graph, args.builds)
+    with tempfile.TemporaryDirectory(prefix="kg-store-bench-") as folder:
+        store = open_store(args.graph, Path(folder))
+        params = bench_params(store)
+        queries = time_queries(store, params, args.runs)
+        shell = time_shell(args.graph, Path(folder), args.shell_runs)
+    print(f"parameters: {json.dumps(params, ensure_ascii=False)}\n\n| query | rows | p50 ms | p95 ms |\n|---|---|---|---|")
+    for name, figures in queries.items():
+        print(f"| {name} | {figures['rows']} | {figures['p50_ms']:.1f} | {figures['p95_ms']:.1f} |")
+    print(f"\nstore build: {statistics.median(builds):.1f} s (median of {len(builds)})")
+    print("\n".join(f"{label}: {seconds:.2f} s wall p50 ({args.shell_runs} runs)" for label, seconds in shell.items()))
+    if args.json:
+        args.json.write_text(json.dumps({"params": params, "queries": queries, "build_s": builds, "shell_s": shell},
+                                        indent=2), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
