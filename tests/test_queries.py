@@ -10,6 +10,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from kg.cli.errors import ErrorHandlingGroup
 from kg.cli.query import query_command
 from kg.query.checks import refuse_unsafe
 from kg.exporters.rdf import write_jsonld, write_ntriples, write_turtle
@@ -268,8 +269,8 @@ def test_table_is_aligned_with_a_row_count() -> None:
 
 @pytest.fixture
 def cli() -> typer.Typer:
-    """A two-command app holding `query`, as kg/cli/main.py registers it."""
-    app = typer.Typer(add_completion=False)
+    """A two-command app holding `query`, as kg/cli/main.py registers it (with its one error path)."""
+    app = typer.Typer(cls=ErrorHandlingGroup, add_completion=False)
     app.command("query")(query_command)
     app.command("noop")(lambda: None)
     return app
