@@ -22,11 +22,13 @@ from pathlib import Path
 from kg.query.sparql import bind_params, named_queries, run_store
 from kg.query.store import ensure_store, open_store
 
-MOST = """PREFIX mlkg: <https://w3id.org/paperkg/vocab#> PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
-SELECT ?label WHERE {{ ?node a {cls} ; rdfs:label ?label ; {count} ?n }} ORDER BY DESC(?n) ?label LIMIT 1"""
-PAPER = """PREFIX mlkg: <https://w3id.org/paperkg/vocab#> PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
-SELECT ?label WHERE {{ {{ SELECT ?node (COUNT(?e) AS ?n) WHERE {{ ?node mlkg:mentions ?e }} GROUP BY ?node
-ORDER BY DESC(?n) ?node LIMIT 1 }} ?node rdfs:label ?label }}"""
+PREFIXES = """PREFIX mlkg: <https://w3id.org/paperkg/vocab#> PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
+"""
+MOST = PREFIXES + "SELECT ?label WHERE {{ ?node a {cls} ; rdfs:label ?label ; mlkg:paperCount ?n }} ORDER BY DESC(?n) ?label LIMIT 1"
+PAPER = PREFIXES + """SELECT ?node ?label WHERE { { SELECT ?node (COUNT(?e) AS ?n) WHERE { ?node mlkg:mentions ?e }
+GROUP BY ?node ORDER BY DESC(?n) ?node LIMIT 1 } ?node rdfs:label ?label }"""
+ITS_ENTITY = PREFIXES + """SELECT ?label WHERE {{ <{paper}> mlkg:mentions ?e . ?e rdfs:label ?label ; mlkg:paperCount ?n }}
+ORDER BY DESC(?n) ?label LIMIT 1"""
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -36,15 +38,17 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def bench_params(store) -> dict[str, list[str]]:
-    """Values for the paper/entity parameters that exist in this graph."""
-    def first(query: str) -> str:
+    """Values for the paper/entity parameters that exist in this graph: the paper with most entities
+    (by title), its most-mentioned entity, the most-mentioned dataset and task."""
+    def first(query: str, column: int = 0) -> str:
         rows = run_store(store, query)[1]
-        return str(rows[0][0]) if rows else "none"
+        return str(rows[0][column]) if rows else "none"
 
-    most = {kind: first(MOST.format(cls=f"mlkg:{kind.title()}", count="mlkg:paperCount"))
-            for kind in ("dataset", "task")}
-    return {"entity": [first(MOST.format(cls="mlkg:Entity", count="mlkg:paperCount"))], "dataset": [most["dataset"]],
-            "task": [most["task"]], "paper": [first(PAPER)]}
+    paper = run_store(store, PAPER)[1]
+    most = {kind: first(MOST.format(cls=f"mlkg:{kind.title()}")) for kind in ("dataset", "task")}
+    return {"paper": [str(paper[0][1]) if paper else "none"],
+            "entity": [first(ITS_ENTITY.format(paper=paper[0][0])) if paper else "none"],
+            "dataset": [most["dataset"]], "task": [most["task"]]}
 
 
 def time_builds(graph: Path, builds: int) -> list[float]:
