@@ -5,7 +5,8 @@
 Parameters that name a paper or an entity are set from the graph itself (the most-mentioned entity
 of the right type, the paper with the most mentions), so every query has rows on any corpus.
 Figures: p50/p95 over --runs runs of each query on the warm store, opened read-only as `kg query`
-opens it; `kg query` wall time per run including process start; store build time from scratch.
+opens it; whether `kg serve` answers each exactly as `kg query` does; `kg query` wall time per run
+including process start; store build time from scratch.
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ PREFIXES = """PREFIX mlkg: <https://w3id.org/paperkg/vocab#> PREFIX rdfs: <http:
 MOST = PREFIXES + "SELECT ?label WHERE {{ ?node a {cls} ; rdfs:label ?label ; mlkg:paperCount ?n }} ORDER BY DESC(?n) ?label LIMIT 1"
 PAPER = PREFIXES + """SELECT ?node ?label WHERE { { SELECT ?node (COUNT(?e) AS ?n) WHERE { ?node mlkg:mentions ?e }
 GROUP BY ?node ORDER BY DESC(?n) ?node LIMIT 1 } ?node rdfs:label ?label }"""
+XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 ITS_ENTITY = PREFIXES + """SELECT ?label WHERE {{ <{paper}> mlkg:mentions ?e . ?e rdfs:label ?label ; mlkg:paperCount ?n }}
 ORDER BY DESC(?n) ?label LIMIT 1"""
 
@@ -77,6 +79,36 @@ def time_queries(store, params: dict[str, list[str]], runs: int) -> dict[str, di
     return table
 
 
+def endpoint_equality(store, params: dict[str, list[str]]) -> dict[str, bool]:
+    """Per named query: whether `kg serve` (SPARQL JSON over HTTP) answers exactly what `kg query` does."""
+    import threading
+    import urllib.parse
+    import urllib.request
+
+    from kg.query.endpoint import Endpoint
+    from kg.query.sparql import literal_value
+
+    server = Endpoint(store, port=0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    verdicts = {}
+    try:
+        for name, named in named_queries().items():
+            text = bind_params(named.text, {k: v for k, v in params.items() if k in named.params})
+            request = urllib.request.Request(server.url, data=urllib.parse.urlencode({"query": text}).encode(),
+                                             headers={"Accept": "application/sparql-results+json"})
+            with urllib.request.urlopen(request, timeout=120) as response:
+                answer = json.load(response)
+            columns = answer["head"]["vars"]
+            rows = [tuple(None if c not in b else literal_value(b[c]["value"], b[c].get("datatype", XSD_STRING))
+                          if b[c]["type"] == "literal" else b[c]["value"] for c in columns)
+                    for b in answer["results"]["bindings"]]
+            verdicts[name] = (columns, rows) == run_store(store, text)
+    finally:
+        server.shutdown()
+        server.server_close()
+    return verdicts
+
+
 def time_shell(graph: Path, store_dir: Path, runs: int) -> dict[str, float]:
     """Median wall seconds of `kg query GRAPH top-datasets` and of `kg --help`, process start included."""
     env = {**os.environ, "PAPERKG_STORE_DIR": str(store_dir)}
@@ -106,14 +138,17 @@ def main() -> None:
         store = open_store(args.graph, Path(folder))
         params = bench_params(store)
         queries = time_queries(store, params, args.runs)
+        equal = endpoint_equality(store, params)
         shell = time_shell(args.graph, Path(folder), args.shell_runs)
-    print(f"parameters: {json.dumps(params, ensure_ascii=False)}\n\n| query | rows | p50 ms | p95 ms |\n|---|---|---|---|")
+    print(f"parameters: {json.dumps(params, ensure_ascii=False)}\n\n"
+          "| query | rows | p50 ms | p95 ms | kg serve = kg query |\n|---|---|---|---|---|")
     for name, figures in queries.items():
-        print(f"| {name} | {figures['rows']} | {figures['p50_ms']:.1f} | {figures['p95_ms']:.1f} |")
+        print(f"| {name} | {figures['rows']} | {figures['p50_ms']:.1f} | {figures['p95_ms']:.1f} | {equal[name]} |")
     print(f"\nstore build: {statistics.median(builds):.1f} s (median of {len(builds)})")
     print("\n".join(f"{label}: {seconds:.2f} s wall p50 ({args.shell_runs} runs)" for label, seconds in shell.items()))
     if args.json:
-        args.json.write_text(json.dumps({"params": params, "queries": queries, "build_s": builds, "shell_s": shell},
+        args.json.write_text(json.dumps({"params": params, "queries": queries, "build_s": builds, "shell_s": shell,
+                                         "endpoint_equal": equal},
                                         indent=2), encoding="utf-8")
 
 

@@ -107,9 +107,10 @@ app.command("bench", epilog=examples("kg bench", "kg bench corpus.jsonl --runs 3
                                      "kg bench corpus.jsonl --synthetic 50000 --no-parse --no-incremental"))(bench_command)
 app.command("query", epilog=examples("kg query exports/graph.ttl --list",
                                      "kg query exports/graph.ttl task-datasets --param text=detection",
+                                     "kg query exports/graph.ttl entity-neighbourhood -p entity=imagenet",
                                      "kg query exports/graph.ttl my-query.rq --format csv"))(query_command)
 app.command("serve", epilog=examples("kg serve exports/graph.ttl", "kg serve exports/graph.ttl --port 8000 --quiet",
-                                     "curl -H 'Accept: text/csv' --data-urlencode 'query=SELECT * WHERE { ?s ?p ?o } LIMIT 3' "
+                                     "curl -H 'Accept: text/csv' --data-urlencode 'query=ASK {}' "
                                      "http://127.0.0.1:7878/sparql"))(serve_command)
 app.command("check", epilog=examples("kg check exports/", "kg check exports/ --browser --no-shacl"))(check_command)
 app.add_typer(cache_app, name="cache")

@@ -9,7 +9,7 @@ import typer
 
 def serve_command(
     graph: Path = typer.Argument(..., metavar="GRAPH", help="Exported graph file: .ttl, .nt or .jsonld."),
-    port: int = typer.Option(7878, "--port", min=0, max=65535, help="Port on 127.0.0.1 (0: any free port)."),
+    port: int = typer.Option(7878, "--port", min=0, max=65535, metavar="PORT", help="Port on 127.0.0.1 (0: any free port)."),
     store_dir: Optional[Path] = typer.Option(None, "--store-dir", metavar="DIR",
                                              help="Where query stores live (default: $PAPERKG_STORE_DIR, else the user cache dir)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not log each request."),

@@ -138,6 +138,7 @@ def drop_replaced(export: Path, store_dir: Path, key: str) -> None:
         return
     if not any(memo_key(other) == previous for other in (store_dir / "exports").glob("*.json") if other != memo):
         shutil.rmtree(store_dir / previous, ignore_errors=True)
+        (store_dir / f"{previous}.lock").unlink(missing_ok=True)
 
 
 def memo_key(memo: Path) -> str | None:
