@@ -4,6 +4,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -339,3 +341,13 @@ def test_kg_cli_has_the_query_command(graph_files) -> None:
 
     result = CliRunner().invoke(app, ["query", str(graph_files["jsonld"]), "papers-per-year", "-f", "csv"])
     assert result.exit_code == 0 and result.output == "year,papers,proposing\n2020,1,1\n2021,3,2\n"
+
+
+def test_a_query_from_the_shell_imports_neither_spacy_nor_rdflib(graph_files) -> None:
+    script = ("import sys; from kg.cli.main import app\n"
+              "try:\n    app(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+              "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'spacy', 'networkx', 'rdflib', 'thinc'})\n"
+              "print('HEAVY', heavy)")
+    done = subprocess.run([sys.executable, "-c", script, "query", str(graph_files["ttl"]), "papers-per-year", "-f", "csv"],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.startswith("year,papers,proposing\n2020,1,1\n") and "HEAVY []" in done.stdout, done.stdout
