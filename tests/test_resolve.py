@@ -54,3 +54,123 @@ def test_spacing_variants_are_one_node():
     entities, _, _ = resolve([mention("p1", "back-propagation", "method"), mention("p2", "backpropagation", "method"),
                               mention("p3", "backpropagation", "method")])
     assert len(entities) == 1 and entities[0].id == "method:backpropagation"
+
+
+# Issue 11 rules, each with invented names.
+def labels(entities):
+    return {e.label for e in entities}
+
+
+@pytest.mark.parametrize("form", ["Glimmerscapes", "QuuxLens", "z-means", "QRVS", "ZOPs"])
+def test_proper_names_are_not_singularised(form):
+    entities, _, _ = resolve([mention("p1", form, "dataset"), mention("p2", form, "dataset")])
+    assert labels(entities) == {form}
+
+
+def test_lowercase_plural_is_singular_and_of_phrase_keeps_its_tail():
+    entities, _, _ = resolve([mention("p1", "wobble networks"), mention("p2", "mixtures of wobblers"),
+                              mention("p3", "mixture of wobblers")])
+    assert labels(entities) == {"wobble network", "mixture of wobblers"}
+
+
+def test_label_is_the_form_most_papers_write_and_id_follows_it():
+    forms = ["FrobNet", "FrobNet", "Frobnet"]
+    entities, _, _ = resolve([mention(f"p{i}", f, "dataset") for i, f in enumerate(forms)],
+                             [("p9", "FrobNet", "frobbed graph retrieval network")])
+    assert [(e.id, e.label) for e in entities] == [("dataset:frobnet", "FrobNet")]
+
+
+def test_symbols_at_the_end_are_kept_and_the_proposer_is_linked_to_them():
+    mentions = [mention("p1", "QuibSVRG+", "method", "proposed"), mention("p2", "QuibSVRG", "method"),
+                mention("p3", "GlintNet++", "model")]
+    entities, links, _ = resolve(mentions)
+    assert {e.id: e.label for e in entities} == {"method:quibsvrg-plus": "QuibSVRG+", "method:quibsvrg": "QuibSVRG",
+                                                 "model:glintnet-plus-plus": "GlintNet++"}
+    assert ("p1", "method:quibsvrg-plus", "proposed") in {(l.paper_id, l.entity_id, l.role) for l in links}
+    assert {l.entity_id for l in links} == {e.id for e in entities}  # no entity without a paper
+
+
+@pytest.mark.parametrize("name, label", [
+    ("glorp- ing detection", "glorping detection"), ("Zint}", "Zint"), ("Blorv&quot;anen score", "Blorvänen score"),
+    ("Q_1 measure", "Q1 measure"), ("Frob&#39;s lemma", "Frob's lemma"), ("Wizzle.", "Wizzle")])
+def test_labels_are_repaired(name, label):
+    entities, _, _ = resolve([mention("p1", name)])
+    assert labels(entities) == {label}
+
+
+@pytest.mark.parametrize("name", ["Zorp (ZP), and Common Glorps in Context", "ZP, IMDz), glorp classification",
+                                  "Glorp(GL", "d^2) per zorp instead of O", "glorp, we propose zorp", "&amp;}"])
+def test_debris_is_dropped(name):
+    entities, links, _ = resolve([mention("p1", name)])
+    assert entities == [] and links == []
+
+
+def test_short_form_defined_differently_stays_ambiguous():
+    mentions = [mention("p1", "QZL"), mention("p1", "quasi zonal learning"), mention("p2", "QZL"),
+                mention("p2", "quick zero labelling"), mention("p3", "QZL")]
+    pairs = [("p1", "QZL", "quasi zonal learning"), ("p2", "QZL", "quick zero labelling")]
+    entities, links, _ = resolve(mentions, pairs)
+    node = {l.paper_id: l.entity_id for l in links}
+    assert len(set(node.values())) == 3
+    assert labels(entities) >= {"quasi zonal learning", "quick zero labelling"}
+
+
+def test_one_agreed_definition_links_other_papers():
+    pairs = [("p1", "QZL", "quasi zonal learning"), ("p2", "QZL", "quasi-zonal learning")]
+    entities, links, _ = resolve([mention("p1", "QZL"), mention("p2", "quasi zonal learning"), mention("p3", "QZLs")],
+                                 pairs)
+    assert len(entities) == 1 and {l.paper_id for l in links} == {"p1", "p2", "p3"}
+
+
+@pytest.mark.parametrize("a, b", [("zAP", "ZAP"), ("SFL", "semi-frobbed learning"), ("QRT", "quasi reflexive tensor")])
+def test_no_merge_by_lower_casing_or_without_a_definition(a, b):
+    entities, _, _ = resolve([mention("p1", a), mention("p2", b)], [("p3", "QRT", "quick random tiling")])
+    assert len(entities) == 2
+
+
+def test_a_lowercase_spelling_joins_its_acronym_only_when_one_acronym_is_spelled_so():
+    one, _, _ = resolve([mention("p1", "QRT"), mention("p2", "qrt")])
+    two, _, _ = resolve([mention("p1", "zAP"), mention("p2", "ZAP"), mention("p3", "zap")])
+    assert len(one) == 1 and len(two) == 3
+
+
+def test_implausible_definition_is_ignored():
+    entities, _, _ = resolve([mention("p1", "Glimnet"), mention("p2", "Glimnet")],
+                             [("p1", "SRZC", "sparse coding"), ("p1", "Glimnet", "glass interval modelling on XRT2019")])
+    assert labels(entities) == {"Glimnet"}
+
+
+@pytest.mark.parametrize("forms", [
+    ("Blarg score", "Blarg"), ("Florp dataset", "Florp", "Florp benchmark"), ("ZBL algorithm", "ZBL"),
+    ("mean squared glorp", "mean square glorp"), ("Zarnov-Quell divergence", "ZQ divergence"),
+    ("Fréchet Zorp Distance", "Frechet Zorp Distance"), ("zorp neural nets", "zorp neural network"),
+    ("Q_1", "Q1"), ("Glorp-R-CNN", "Glorp-RCNN"), ("zorp neighbour search", "zorp neighbor search"),
+])
+def test_variants_of_one_concept_merge(forms):
+    mentions = [mention(f"p{i}", f, "metric") for i, f in enumerate(forms)]
+    entities, _, _ = resolve(mentions, [("p9", "ZQ", "Zarnov-Quell")])
+    assert len(entities) == 1
+
+
+def test_generic_terms_are_not_entities():
+    from kg.graph.keys import surface_key
+    from kg.graph.knowledge import build_knowledge
+
+    knowledge = build_knowledge([], [{"name": "widget science", "aliases": ["WS"]}], surface_key)
+    mentions = [mention("p1", "widget science", "method"), mention("p2", "WS", "method"), mention("p3", "WS"),
+                mention("p3", "wobble sampling"), mention("p1", "glorp net")]
+    entities, links, _ = resolve(mentions, [("p3", "WS", "wobble sampling")], knowledge=knowledge)
+    assert labels(entities) == {"wobble sampling", "glorp net"}
+    assert {(l.paper_id, l.entity_id) for l in links} == {  # p2's WS: the corpus's one definition
+        ("p1", "model:glorp-net"), ("p2", "model:wobble-sampling"), ("p3", "model:wobble-sampling")}
+
+
+def test_generic_policy_is_documented_data():
+    from kg.graph.knowledge import CATEGORIES, default_knowledge, generic_entries
+    from kg.graph.keys import surface_key
+
+    rows = generic_entries()
+    assert all(r["reason"] and r["category"] in CATEGORIES for r in rows)
+    assert {"machine learning", "NP-hard", "learning rate"} <= {r["name"] for r in rows}
+    entities, _, _ = resolve([mention("p1", "Machine Learning", "method"), mention("p2", "NP-hard", "method")])
+    assert entities == [] and "deep learning" in default_knowledge(surface_key).generic

@@ -19,6 +19,7 @@ from kg.cli.check import check_command
 from kg.cli.errors import ErrorHandlingGroup, fail
 from kg.cli.eval import eval_command
 from kg.cli.help import examples
+from kg.cli.lint import lint_command
 from kg.cli.query import query_command
 from kg.cli.serve import serve_command
 from kg.nlp import DEFAULT_MODEL
@@ -113,4 +114,5 @@ app.command("serve", epilog=examples("kg serve exports/graph.ttl", "kg serve exp
                                      "curl -H 'Accept: text/csv' --data-urlencode 'query=ASK {}' "
                                      "http://127.0.0.1:7878/sparql"))(serve_command)
 app.command("check", epilog=examples("kg check exports/", "kg check exports/ --browser --no-shacl"))(check_command)
+app.command("lint", epilog=examples("kg lint exports/", "kg lint out/graph.graphml --top 50 --json"))(lint_command)
 app.add_typer(cache_app, name="cache")

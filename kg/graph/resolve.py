@@ -1,157 +1,155 @@
-"""Resolve mentions into corpus-wide entities and paper links."""
+"""Resolve mentions into corpus-wide entities and paper links.
+
+One entity per concept: a mention's written form is repaired or dropped (`labels.repair`), keyed
+(`keys.surface_key`: acronyms keep their case), read through the paper's own acronym definitions,
+the gazetteer's aliases and the corpus's agreed definitions (`acronyms`), then keys naming one concept
+are merged (`variants`). Generic names (`ontology/generic-terms.jsonl`) are not entities. The label is
+the form most papers write (`labels.choose_label`) and the id is `<type>:<slug of the label>`.
+"""
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter, defaultdict
-from functools import lru_cache
-from typing import Iterable
+from dataclasses import replace
+from typing import Iterable, Sequence
 
-from kg.text.markup import normalise_whitespace
+from kg.graph.acronyms import Definitions, acronym_key, read_definitions
+from kg.graph.keys import display_form, normal_form, singular, slug, surface_key
+from kg.graph.knowledge import Knowledge, default_knowledge
+from kg.graph.labels import choose_label, repair
+from kg.graph.variants import Union, case_pairs, kind_pairs, spacing_pairs
 from kg.types import ENTITY_TYPES, Entity, Link, Mention, MentionRelation, Relation
 
-DASHES = re.compile(r"[\u2010-\u2015\u2212_/-]+")
-NON_WORD = re.compile(r"[^\w\s+#.@]+")
-KEEP_S = frozenset(
-    "analysis basis bias class gas lens loss mass news series species status process physics dynamics "
-    "economics robotics linguistics mathematics graphics analytics genomics semantics kinetics mechanics "
-    "optics ethics logistics diagnostics statistics less focus consensus corpus radius virus bus "
-    "calculus stimulus apparatus nexus chaos ethos pathos cos axis thesis synthesis hypothesis "
-    "diagnosis emphasis paralysis this its is was has does yes plus minus previous various numerous "
-    "gaussian ms ss".split()
-)
-SLUG = re.compile(r"[^a-z0-9]+")
+__all__ = ["normal_form", "resolve", "singular", "slug", "Resolver"]
 TYPE_ORDER = {t: i for i, t in enumerate(ENTITY_TYPES)}
+Pair = Sequence[str]  # (paper, short, long) or, without a paper, (short, long)
 
 
-def singular(word: str) -> str:
-    """The singular of an English noun (a light rule set, acronym-aware: LLMs -> LLM)."""
-    lower = word.lower()
-    if len(word) > 2 and word[-1] == "s" and word[:-1].isupper():
-        return word[:-1]
-    if len(lower) <= 3 or lower in KEEP_S or not lower.endswith("s") or lower.endswith(("ss", "us", "is")):
-        return word
-    if lower.endswith(("yses", "theses", "gnoses")):
-        return word[:-2] + "is"
-    if lower.endswith("ies") and len(lower) > 4:
-        return word[:-3] + ("Y" if word[-1].isupper() else "y")
-    if lower.endswith(("sses", "shes", "ches", "xes", "zzes")):
-        return word[:-2]
-    return word[:-1]
+class Resolver:
+    """The key of the concept a written form names, in a given paper."""
+
+    def __init__(self, definitions: Definitions, knowledge: Knowledge) -> None:
+        self.definitions, self.knowledge = definitions, knowledge
+
+    def known(self, key: str) -> str:
+        """The gazetteer's canonical key for a key (also when written without spaces), else the key."""
+        canonical = self.knowledge.canonical
+        return canonical.get(key) or canonical.get(key.replace(" ", ""), key)
+
+    def expand(self, paper: str, key: str) -> str:
+        """A key read as its concept: the paper's own acronym definition, else the corpus's agreed one,
+        a coined name for its spelled-out form, then the gazetteer's canonical name."""
+        key = self.definitions.local.get((paper, key)) or self.definitions.dominant.get(key, key)
+        names = self.definitions.names
+        return self.known(names.get(key) or names.get(key.replace(" ", ""), key))
+
+    def __call__(self, paper: str, name: str) -> str:
+        return self.expand(paper, surface_key(name))
+
+    def spelled_out(self, paper: str, name: str) -> str | None:
+        """The key of a name with its acronym words expanded (`KL divergence`), None if none expands."""
+        words = re.split(r"[\s\-\u2010-\u2015]+", name)
+        keys = [acronym_key(w) if len(words) > 1 else None for w in words]
+        expanded = [self.expand(paper, k) if k else w for k, w in zip(keys, words)]
+        if expanded == [k or w for k, w in zip(keys, words)]:
+            return None
+        return self.expand(paper, normal_form(" ".join(expanded)))
 
 
-@lru_cache(maxsize=1 << 16)  # names repeat across papers; 50k papers call this ~400k times
-def normal_form(name: str) -> str:
-    """The matching key of a surface form: case, dashes, markup and last-word plural folded."""
-    text = unicodedata.normalize("NFKC", name)
-    text = NON_WORD.sub(" ", DASHES.sub(" ", text))
-    words = normalise_whitespace(text).split()
-    if not words:
-        return ""
-    words[-1] = singular(words[-1])
-    return " ".join(words).lower()
+def spelled_label(long: str) -> str:
+    """A defined long form as a label candidate ("" when it is not publishable)."""
+    repaired = repair(long)
+    return display_form(repaired) if repaired else ""
 
 
-def singular_label(name: str) -> str:
-    """A display form in the singular, whitespace normalised."""
-    words = normalise_whitespace(name).split()
-    if words:
-        words[-1] = singular(words[-1])
-    return " ".join(words)
-
-
-def slug(text: str) -> str:
-    """A lowercase ASCII slug for IRIs and ids."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return SLUG.sub("-", ascii_text.lower()).strip("-") or "x"
-
-
-def alias_map(mentions: Iterable[Mention], pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
-    """Map each short-form key to the long-form key it most often abbreviates."""
-    votes: dict[str, Counter] = defaultdict(Counter)
-    for short, long in pairs:
-        short_key, long_key = normal_form(short), normal_form(long)
-        if short_key and long_key and short_key != long_key:
-            votes[short_key][long_key] += 1
-    return {short: max(sorted(c), key=lambda k: c[k]) for short, c in votes.items()}
-
-
-def canonical_key(mention: Mention, aliases: dict[str, str]) -> str:
-    """The key of the concept a mention names, following short forms to long forms."""
-    key = normal_form(mention.name or mention.text)
-    seen = {key}
-    while key in aliases and aliases[key] not in seen:
-        key = aliases[key]
-        seen.add(key)
-    return key
-
-
-def choose_label(forms: Counter) -> str:
-    """The fullest form: longest, then most frequent, then alphabetical."""
-    return max(sorted(forms), key=lambda f: (len(normal_form(f)), forms[f]))
+def paired(pairs: Iterable[Pair]) -> list[tuple[str, str, str]]:
+    """Definitions as (paper, short, long); a pair without a paper counts for the corpus only."""
+    return [tuple(p) if len(p) == 3 else ("", *p) for p in pairs]  # type: ignore[misc]
 
 
 def resolve(
     mentions: Iterable[Mention],
-    abbreviation_pairs: Iterable[tuple[str, str]] = (),
+    abbreviation_pairs: Iterable[Pair] = (),
     relations: Iterable[MentionRelation] = (),
+    knowledge: Knowledge | None = None,
 ) -> tuple[list[Entity], list[Link], list[Relation]]:
     """Group mentions into entities (one per concept) and paper links (one per paper-entity)."""
-    mentions = list(mentions)
-    aliases = alias_map(mentions, abbreviation_pairs)
+    knowledge = knowledge or default_knowledge(surface_key)
+    definitions = read_definitions(paired(abbreviation_pairs), surface_key, spelled_label)
+    resolver = Resolver(definitions, knowledge)
     by_key: dict[str, list[Mention]] = defaultdict(list)
+    original: dict[Mention, Mention] = {}
     for mention in mentions:
-        key = canonical_key(mention, aliases)
-        if key:
-            by_key[key].append(mention)
-    by_key = merge_spacing_variants(by_key)
-    entities: list[Entity] = []
-    entity_of_key: dict[str, str] = {}
+        name = repair(mention.name or mention.text)
+        if name:
+            clean = replace(mention, name=name)
+            original[clean] = mention
+            by_key[resolver(mention.paper_id, name)].append(clean)
+    groups, members = merge_variants(by_key, resolver)
+    groups = {k: g for k, g in groups.items() if k and not set(members[k]) & knowledge.generic}
+    entities, entity_of = make_entities(groups, members, definitions.spelled)
+    generic = {e.id for e in entities if {normal_form(e.label), surface_key(e.label)} & knowledge.generic}
+    entities = [e for e in entities if e.id not in generic]
+    groups = {k: g for k, g in groups.items() if entity_of[k] not in generic}
+    mention_entity = {original[m]: entity_of[k] for k, group in groups.items() for m in group}
+    links = link_papers(groups, entity_of, original)
+    return entities, links, relate(relations, mention_entity)
+
+
+def merge_variants(by_key: dict[str, list[Mention]],
+                   resolver: Resolver) -> tuple[dict[str, list[Mention]], dict[str, list[str]]]:
+    """Join keys that name one concept (spacing, acronym case, `X score`, expansions alike, acronym
+    words spelled out) under the most used key; also the member keys of each."""
+    union = Union({k: len(g) for k, g in by_key.items()})
+    keys = set(by_key)
+    acronyms = {a for g in by_key.values() for m in g if (a := acronym_key(m.name))}
+    forms = sorted({(k, m.paper_id, m.name) for k, g in by_key.items() for m in g})
+    spelled = ((k, resolver.spelled_out(paper, name)) for k, paper, name in forms)
+    pairs = [*spacing_pairs(keys), *case_pairs(keys, acronyms, lambda a: resolver("", a)),
+             *kind_pairs(forms, keys, resolver), *((k, t) for k, t in spelled if t in keys and t != k),
+             *((a, b) for a, b in resolver.definitions.same if a in keys and b in keys)]
+    for a, b in pairs:
+        union.join(a, b)
+    merged: dict[str, list[Mention]] = defaultdict(list)
+    members: dict[str, list[str]] = defaultdict(list)
     for key in sorted(by_key):
-        group = by_key[key]
+        merged[union.find(key)].extend(by_key[key])
+        members[union.find(key)].append(key)
+    return merged, members
+
+
+def make_entities(groups: dict[str, list[Mention]], members: dict[str, list[str]],
+                  spelled: dict[str, Counter]) -> tuple[list[Entity], dict[str, str]]:
+    """One entity per group: majority type, canonical label, id from the label (unique: -2, -3...).
+    The label candidates are the written forms and the long forms papers define the group's acronyms by."""
+    order = sorted(groups, key=lambda k: (-len({m.paper_id for m in groups[k]}), k))
+    taken: Counter = Counter()
+    entities, entity_of = [], {}
+    for key in order:
+        group = groups[key]
         types = Counter(m.type for m in group)
         entity_type = max(sorted(types, key=TYPE_ORDER.get), key=lambda t: types[t])
-        forms = Counter(singular_label(m.name or m.text) for m in group)
-        label = choose_label(forms)
-        entity_id = f"{entity_type}:{slug(key)}"
-        entity_of_key[key] = entity_id
-        others = set(forms) | {normalise_whitespace(m.name) for m in group if m.name}  # markup-free forms
-        entities.append(Entity(entity_id, entity_type, label, tuple(sorted(others - {label}))))
-    entities = merge_colliding_ids(entities)
-    links = link_papers(by_key, entity_of_key)
-    return entities, links, relate(relations, aliases, entity_of_key)
+        forms = Counter(display_form(m.name) for m in group)
+        papers = Counter(form for form, _ in {(display_form(m.name), m.paper_id) for m in group})
+        if not any(" " in form for form in forms):  # only acronyms written: the defined long form
+            for member in members[key]:
+                papers.update(spelled.get(member, {}))
+        label = choose_label(forms + Counter(dict.fromkeys(papers, 0)), papers)
+        base = f"{entity_type}:{slug(label)}"
+        taken[base] += 1
+        entity_of[key] = base if taken[base] == 1 else f"{base}-{taken[base]}"
+        others = set(forms) | {m.name for m in group}
+        entities.append(Entity(entity_of[key], entity_type, label, tuple(sorted(others - {label}))))
+    return sorted(entities, key=lambda e: e.id), entity_of
 
 
-def merge_spacing_variants(by_key: dict[str, list[Mention]]) -> dict[str, list[Mention]]:
-    """Merge keys that differ only in spacing (`back propagation`, `backpropagation`) under the most used one."""
-    groups: dict[str, list[str]] = defaultdict(list)
-    for key in by_key:
-        groups[key.replace(" ", "")].append(key)
-    merged: dict[str, list[Mention]] = {}
-    for keys in groups.values():
-        main = max(sorted(keys), key=lambda k: len(by_key[k]))
-        merged[main] = [m for k in keys for m in by_key[k]]
-    return merged
-
-
-def merge_colliding_ids(entities: list[Entity]) -> list[Entity]:
-    """Keep ids unique: keys that slug alike (e.g. `c++` and `c`) get a numeric suffix."""
-    seen: Counter = Counter()
-    unique = []
-    for entity in entities:
-        seen[entity.id] += 1
-        if seen[entity.id] > 1:
-            entity = Entity(f"{entity.id}-{seen[entity.id]}", entity.type, entity.label, entity.aliases)
-        unique.append(entity)
-    return unique
-
-
-def link_papers(by_key: dict[str, list[Mention]], entity_of_key: dict[str, str]) -> list[Link]:
+def link_papers(groups: dict[str, list[Mention]], entity_of: dict[str, str],
+                original: dict[Mention, Mention]) -> list[Link]:
     """One link per (paper, entity); proposed if any mention in that paper is proposed."""
     grouped: dict[tuple[str, str], list[Mention]] = defaultdict(list)
-    for key, group in by_key.items():
+    for key, group in groups.items():
         for mention in group:
-            grouped[mention.paper_id, entity_of_key[key]].append(mention)
+            grouped[mention.paper_id, entity_of[key]].append(original[mention])
     links = []
     for (paper_id, entity_id), group in sorted(grouped.items()):
         role = "proposed" if any(m.role == "proposed" for m in group) else "used"
@@ -159,13 +157,11 @@ def link_papers(by_key: dict[str, list[Mention]], entity_of_key: dict[str, str])
     return links
 
 
-def relate(relations: Iterable[MentionRelation], aliases: dict[str, str],
-           entity_of_key: dict[str, str]) -> list[Relation]:
+def relate(relations: Iterable[MentionRelation], mention_entity: dict[Mention, str]) -> list[Relation]:
     """Entity-entity relations aggregated over the papers that state them."""
     grouped: dict[tuple[str, str, str], list[MentionRelation]] = defaultdict(list)
     for relation in relations:
-        source = entity_of_key.get(canonical_key(relation.source, aliases))
-        target = entity_of_key.get(canonical_key(relation.target, aliases))
+        source, target = mention_entity.get(relation.source), mention_entity.get(relation.target)
         if source and target and source != target:
             grouped[source, relation.relation, target].append(relation)
     return [Relation(s, r, t, tuple(sorted(ev))) for (s, r, t), ev in sorted(grouped.items())]

@@ -57,10 +57,10 @@ def assemble(papers: list[Paper], extractions: Iterable[Extraction], base_iri: s
              skipped: int = 0) -> tuple[nx.DiGraph, BuildStats]:
     """Resolve all extractions into entities and links, and build the graph."""
     mentions, relations, pairs = [], [], []
-    for extraction in extractions:
+    for paper, extraction in zip(papers, extractions, strict=True):  # extractions come in paper order
         mentions.extend(extraction.mentions)
         relations.extend(extraction.relations)
-        pairs.extend(extraction.abbreviations)
+        pairs.extend((paper.id, short, long) for short, long in extraction.abbreviations)
     entities, links, entity_relations = resolve(mentions, pairs, relations)
     graph = to_networkx(papers, entities, links, entity_relations, base_iri=base_iri, papers_skipped=skipped)
     stats = BuildStats(papers=len(papers), skipped=skipped, mentions=len(mentions),

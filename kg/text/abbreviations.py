@@ -67,8 +67,9 @@ def match_long_form(short: str, words: list[tuple[int, str]], text: str) -> tupl
         i -= 1
         s -= 1
     start = begin + i + 1
-    while start > begin and text[start - 1].isalnum():
-        start -= 1
+    while start > begin and (text[start - 1].isalnum() or (text[start - 1] == "-" and start - 1 > begin
+                                                           and text[start - 2].isalnum())):
+        start -= 1  # the whole word, hyphenated prefixes too: "semi-supervised learning (SSL)"
     return start, end
 
 

@@ -1,0 +1,46 @@
+"""`kg lint`: audit a built graph's content (orphans, suspicious labels, duplicates, hubs)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from kg.cli.errors import fail
+
+
+def lint_command(
+    graph: Path = typer.Argument(..., metavar="EXPORT_DIR|GRAPH.graphml",
+                                 help="An export folder holding graph.graphml, or a GraphML file."),
+    top: int = typer.Option(20, "--top", min=1, help="Hubs listed per entity type."),
+    limit: int = typer.Option(20, "--limit", min=0, help="Findings printed per kind (all are counted)."),
+    as_json: bool = typer.Option(False, "--json", help="Print every finding as JSON."),
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 on orphans or suspicious labels."),
+) -> None:
+    """Audit the entities of a built graph, as a user judging it would: entities no paper names, labels
+    that are not names, probable duplicates, acronyms shared by several entities, generic names, top hubs.
+
+    Example: kg lint exports/ --top 50
+    """
+    path = graph / "graph.graphml" if graph.is_dir() else graph
+    if not path.is_file():
+        raise fail(f"{path}: no such GraphML file (build with --format graphml)")
+    import networkx as nx
+
+    from kg.quality.audit import audit, report
+
+    try:
+        loaded = nx.read_graphml(path)
+    except Exception as error:  # a damaged file is bad input: one line
+        raise fail(f"{path}: not readable GraphML ({type(error).__name__}: {error})") from None
+    result = audit(loaded, top)
+    if as_json:
+        typer.echo(json.dumps({"counts": result.counts(), "orphans": result.orphans,
+                               "suspicious": result.suspicious, "duplicates": result.duplicates,
+                               "shared_acronyms": result.shared_acronyms, "generic": result.generic,
+                               "hubs": result.hubs}, indent=1, ensure_ascii=False))
+    else:
+        for line in report(result, limit):
+            typer.echo(line)
+    if strict and (result.orphans or result.suspicious):
+        raise typer.Exit(1)

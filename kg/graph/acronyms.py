@@ -1,0 +1,100 @@
+"""Short forms: case-exact keys for acronyms, and which definitions may merge a short form with a long one.
+
+Rules: a short form joins a long form only in a paper that defines it, or in other papers when the
+corpus defines it one way (a dominant meaning); a short form defined differently stays its own node.
+Acronym keys keep their case (SSL, mAP and MAP are three keys), so no merge happens by lower-casing.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+ACRONYM = re.compile(r"(?=(?:[a-z]*[A-Z]){2})[A-Za-z]{2,4}")  # SSL, mAP, ReLU, ADAM: case is meaningful
+STOPWORDS = frozenset("a an and by for from in of on the to via with".split())
+DOMINANT = 0.75  # share of the defining papers that must agree before a short form is read the same elsewhere
+
+
+def acronym_key(form: str) -> str | None:
+    """The key of a short acronym, else None: plural folded (CNNs -> CNN) and letters after the first
+    upper-cased (IMDb, IMDB -> IMDB; ReLu, ReLU -> RELU), so only the first letter's case tells
+    acronyms apart (mAP is not MAP)."""
+    word = form.strip()
+    if len(word) > 2 and word.endswith("s") and word[-2].isupper():
+        word = word[:-1]
+    return word[0] + word[1:].upper() if ACRONYM.fullmatch(word) else None
+
+
+def content_words(long: str) -> list[str]:
+    """The long form's words (split at spaces, hyphens and slashes) without function words."""
+    return [w for w in re.split(r"[\s\-/\u2010-\u2015]+", long.lower()) if w and w not in STOPWORDS]
+
+
+def plausible(short: str, long: str) -> bool:
+    """Could `short` abbreviate `long`? Its capitals are not many more than the long form's words, and
+    the words' initials (all but one) appear in order among the short form's letters."""
+    words = content_words(long)
+    letters = [c.lower() for c in short if c.isalnum()]
+    capitals = sum(c.isupper() for c in short) or len(letters)
+    if not words or not letters or letters[0] != words[0][0] or capitals > len(words) + 1:
+        return False
+    position, matched = 0, 0
+    for word in words:
+        found = word[0] in letters[position:] and letters.index(word[0], position)
+        if found is not False:
+            position, matched = found + 1, matched + 1
+    return matched >= len(words) - (len(words) > 2)
+
+
+def same_meaning(a: str, b: str) -> bool:
+    """Two expansions of one short form read alike: same number of words, each pair sharing its first
+    three letters (convolutional/convolution neural net/network), not semi-/self-supervised learning."""
+    words_a, words_b = content_words(a), content_words(b)
+    return len(words_a) == len(words_b) and all(x[:3] == y[:3] for x, y in zip(words_a, words_b))
+
+
+@dataclass(frozen=True)
+class Definitions:
+    """What the corpus's `long form (SHORT)` definitions say, as keys."""
+
+    local: dict[tuple[str, str], str]  # (paper, acronym key) -> long key, for that paper
+    dominant: dict[str, str]  # acronym key -> the long key most defining papers agree on
+    ambiguous: frozenset[str]  # acronym keys defined with different meanings
+    same: tuple[tuple[str, str], ...]  # long keys that expand one acronym alike: one concept
+    names: dict[str, str]  # long key -> key of a coined name it spells out (DenseNet, AutoML)
+    spelled: dict[str, Counter]  # long key -> its written long forms, by defining papers
+
+
+def read_definitions(pairs: Iterable[tuple[str, str, str]], key: Callable[[str], str],
+                     display: Callable[[str], str] = str) -> Definitions:
+    """Index plausible (paper, short, long) definitions. An acronym (`acronym_key`) is read as its
+    long form; a longer coined name (DenseNet) stays the concept and its spelled-out form joins it."""
+    local: dict[tuple[str, str], str] = {}
+    votes: dict[str, Counter] = defaultdict(Counter)
+    names: dict[str, Counter] = defaultdict(Counter)
+    spelled: dict[str, Counter] = defaultdict(Counter)
+    for paper, short, long in sorted(set(pairs)):
+        short_key, long_key = key(short), key(long)
+        if not short_key or not long_key or short_key == long_key or not plausible(short, long):
+            continue
+        if display(long):
+            spelled[long_key][display(long)] += 1
+        if not acronym_key(short):
+            names[long_key][short_key] += 1
+        elif (paper, short_key) not in local:
+            local[paper, short_key] = long_key
+            votes[short_key][long_key] += 1
+    dominant, ambiguous, same = {}, set(), []
+    for short_key, counts in votes.items():
+        ranked = sorted(counts, key=lambda k: (-counts[k], k))
+        best = ranked[0]
+        alike = [k for k in ranked[1:] if same_meaning(best, k)]
+        same.extend((best, k) for k in alike)
+        if counts[best] + sum(counts[k] for k in alike) >= DOMINANT * sum(counts.values()):
+            dominant[short_key] = best
+        else:
+            ambiguous.add(short_key)
+    chosen = {long: max(sorted(c), key=lambda k: c[k]) for long, c in names.items()}
+    chosen.update({long.replace(" ", ""): name for long, name in sorted(chosen.items()) if " " in long})
+    return Definitions(local, dominant, frozenset(ambiguous), tuple(same), chosen, dict(spelled))

@@ -1,0 +1,68 @@
+"""Background knowledge for resolution, read from `kg.ontology` data: the gazetteer's canonical
+names and aliases, and the generic-term policy (`generic-terms.jsonl`: names that are not entities)."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Callable, Iterable
+
+GENERIC_FILE = "generic-terms.jsonl"
+CATEGORIES = ("field", "complexity class", "hyperparameter", "generic object", "organisation", "adjective")
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """Keys of well-known names -> the key of their canonical name; keys that are not entities."""
+
+    canonical: dict[str, str]
+    generic: frozenset[str]
+
+
+def read_jsonl(folder, name: str) -> list[dict]:
+    """The objects of one JSONL resource, with a one-line error naming the file and line."""
+    rows = []
+    for number, line in enumerate(folder.joinpath(name).read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError as error:
+                raise ValueError(f"{name}:{number}: not JSON ({error.msg})") from None
+    return rows
+
+
+def gazetteer_entries(package: str = "kg.ontology") -> list[dict]:
+    """Every gazetteer entry: {"name", "type", "aliases"}."""
+    folder = resources.files(package).joinpath("gazetteer")
+    names = sorted(item.name for item in folder.iterdir() if item.name.endswith(".jsonl"))
+    return [row for name in names for row in read_jsonl(folder, name)]
+
+
+def generic_entries(package: str = "kg.ontology") -> list[dict]:
+    """The generic-term policy: {"name", "aliases", "category", "reason"} per line."""
+    rows = read_jsonl(resources.files(package), GENERIC_FILE)
+    for number, row in enumerate(rows, 1):
+        if row.get("category") not in CATEGORIES or not row.get("reason") or not row.get("name"):
+            raise ValueError(f"{GENERIC_FILE}:{number}: needs name, reason and a category in {', '.join(CATEGORIES)}")
+    return rows
+
+
+def build_knowledge(gazetteer: Iterable[dict], generic: Iterable[dict], key: Callable[[str], str]) -> Knowledge:
+    """Index both lists by `key`; an alias two gazetteer entries claim maps to neither."""
+    claims: dict[str, set[str]] = {}
+    for entry in gazetteer:
+        target = key(entry["name"])
+        for form in (entry["name"], *entry.get("aliases", ())):
+            claims.setdefault(key(form), set()).add(target)
+    for form_key, targets in list(claims.items()):  # ILSVRC2012 spells ILSVRC-2012
+        claims.setdefault(form_key.replace(" ", ""), set()).update(targets)
+    canonical = {k: next(iter(v)) for k, v in claims.items() if len(v) == 1 and k and next(iter(v)) != k}
+    generic_keys = {key(form) for row in generic for form in (row["name"], *row.get("aliases", ()))}
+    return Knowledge(canonical, frozenset(k for k in generic_keys if k))
+
+
+@lru_cache(maxsize=4)
+def default_knowledge(key: Callable[[str], str]) -> Knowledge:
+    """The knowledge shipped in `kg.ontology`, indexed by `key`."""
+    return build_knowledge(gazetteer_entries(), generic_entries(), key)

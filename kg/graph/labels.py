@@ -1,0 +1,116 @@
+"""Entity labels: repair a mention's surface form, reject debris, pick the canonical form.
+
+A label is published (rdfs:label, GraphML, HTML), so it must read as a name: balanced brackets, no
+markup or HTML-entity leftovers, no line-break hyphen ("im- age"), no list or sentence fragment.
+`repair` fixes what can be fixed without guessing and returns None for the rest.
+"""
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from collections import Counter, defaultdict
+
+from kg.graph.keys import normal_form
+from kg.text.markup import normalise_whitespace
+
+ACCENTS = {"'": "\u0301", '"': "\u0308", "`": "\u0300"}  # LaTeX \' \" \` left after markup stripping
+ACCENT = re.compile(r"(?<=[A-Za-z])\\?(['\"`])\{?([aeiouyAEIOUYnNcC])\}?(?=[a-z]|\b)(?<!'s)")
+SCRIPT = re.compile(r"(?<=[A-Za-z0-9])[_^]\{?([A-Za-z0-9α-ω]+|[∞*])\}?")  # F_1, l_{2}, R^3 -> F1, l2, R3
+LINE_BREAK = re.compile(r"(?<=[A-Za-z])- (?=[A-Za-z])(?!(?:and|or|nor|to|as|vs|versus|via)\b)")
+EDGE_JUNK = " \t,;:.\"'`*-/{}"
+DEBRIS = re.compile(r"[{}_\\$^;<>|=≤≥∈√∑~\"]|(?<![A-Z])&|&(?![A-Z])")
+LIST_COMMA = re.compile(r",(?!\d)|(?<!\d),")  # a comma outside a number such as 1,000
+PRONOUN = re.compile(r"\b(?:we|our|us|this paper|in this work)\b")
+EVALUATIVE = re.compile(r"^(?:good|better|improved|novel|superior|excellent|remarkable|poor|competitive|"
+                        r"promising|impressive|significant|strong|stronger|new|existing|proposed)\b", re.I)
+BRACKETS = ("()", "[]", "{}")
+
+
+def unbalanced(label: str) -> bool:
+    """True when some bracket pair does not open and close in order."""
+    for opening, closing in BRACKETS:
+        depth = 0
+        for char in label:
+            depth += (char == opening) - (char == closing)
+            if depth < 0:
+                return True
+        if depth:
+            return True
+    return False
+
+
+def label_problems(label: str) -> list[str]:
+    """Why a label is not publishable (empty list: it is fine)."""
+    found = []
+    if unbalanced(label):
+        found.append("unbalanced brackets")
+    if DEBRIS.search(label) or re.search(r"&#?\w+;", label):
+        found.append("markup debris")
+    if re.search(r"[A-Za-z]- [A-Za-z]", label) and LINE_BREAK.search(label):
+        found.append("line-break hyphen")
+    if LIST_COMMA.search(label):
+        found.append("list fragment")
+    if PRONOUN.search(label) or EVALUATIVE.search(label):
+        found.append("sentence fragment")
+    if label != label.strip(EDGE_JUNK) or not any(c.isalnum() for c in label):
+        found.append("edge punctuation")
+    return found
+
+
+def join_accent(match: re.Match) -> str:
+    """A LaTeX accent and its letter as one precomposed character."""
+    return unicodedata.normalize("NFC", match.group(2) + ACCENTS[match.group(1)])
+
+
+def repair(name: str) -> str | None:
+    """The mention's name made publishable (entities unescaped, accents, sub/superscripts and
+    line-break hyphens joined, edge punctuation trimmed), or None when it is debris."""
+    text = html.unescape(html.unescape(name)).replace("\u00a0", " ")
+    text = ACCENT.sub(join_accent, text)
+    text = SCRIPT.sub(r"\1", text)
+    text = LINE_BREAK.sub("", normalise_whitespace(text))
+    text = text.strip(EDGE_JUNK)
+    if text.endswith(")") and text.count("(") < text.count(")"):
+        text = text[:-1].rstrip(EDGE_JUNK)  # "X)" when the span began inside a parenthesis
+    if not text or label_problems(text):
+        return None
+    return text
+
+
+SPELLED_ACRONYM = re.compile(r"[A-Z0-9][A-Z0-9&-]*[A-Z][A-Z0-9]*s?")  # CNN, GANs, BLEU: an acronym alone
+
+
+def choose_label(forms: Counter, papers: Counter) -> str:
+    """The form most papers write: forms are pooled by `normal_form` (case and plural variants), the
+    pool most papers write wins (ties: the fuller), and within it the most written singular form
+    (Cityscapes and FLOPs stay, having no singular). An acronym alone gives way to the most written
+    spelled-out form, since an acronym means different things in different fields."""
+    pools: dict[str, list[str]] = defaultdict(list)
+    for form in sorted(forms):
+        pools[normal_form(form)].append(form)
+
+    def pool_rank(key: str) -> tuple:
+        members = pools[key]
+        return sum(papers[f] for f in members), sum(forms[f] for f in members), len(key.split()), len(key)
+
+    def pick(keys: list[str]) -> str:
+        members = pools[max(keys, key=pool_rank)]
+        singular_forms = [f for f in members if not is_plural_of(f, members)] or members
+        return max(singular_forms, key=lambda f: (papers[f], forms[f], f.islower()))
+
+    best = pick(sorted(pools))
+    if SPELLED_ACRONYM.fullmatch(best):
+        spelled = [k for k in sorted(pools) if " " in k]
+        if spelled:
+            best = pick(spelled)
+    return best
+
+
+def is_plural_of(form: str, others: list[str]) -> bool:
+    """True when the form ends in s and another form is the same without it (Processes/Process)."""
+    if not form.endswith("s") or form[-2:-1].isupper():  # FLOPs, GANs: an acronym's s stays as written
+        return False
+    stripped = {form[:-1], form[:-2] if form.endswith("es") else None}
+    return any(o in stripped or o.lower() in {s.lower() for s in stripped if s}
+                                      for o in others if o != form)

@@ -1,0 +1,89 @@
+"""Merge keys that name one concept: spacing variants, case variants of one acronym, and a name
+followed by its kind ("BLEU score", "MNIST dataset", "EM algorithm") when the bare name is also a key."""
+from __future__ import annotations
+
+import re
+from typing import Callable, Iterable
+
+from kg.graph.acronyms import acronym_key
+
+KINDS = {  # a name followed by the kind of thing it is; words of one class are synonyms here
+    "score": "metric", "scores": "metric", "metric": "metric", "metrics": "metric", "measure": "metric",
+    "dataset": "data", "datasets": "data", "data set": "data", "data sets": "data", "benchmark": "data",
+    "benchmarks": "data", "corpus": "data", "database": "data",
+    "algorithm": "method", "algorithms": "method", "method": "method", "methods": "method",
+    "model": "model", "models": "model", "architecture": "model", "framework": "framework",
+    "divergence": "distance", "distance": "distance",
+}
+KIND_SUFFIX = re.compile(r"^(?P<name>.+?)\s+(?P<kind>" + "|".join(sorted(KINDS, key=len, reverse=True)) + r")$", re.I)
+
+
+class Union:
+    """Union-find over keys; each set is named by its largest member (most mentions, then sorted)."""
+
+    def __init__(self, sizes: dict[str, int]) -> None:
+        self.parent = {k: k for k in sizes}
+        self.sizes = sizes
+
+    def find(self, key: str) -> str:
+        while self.parent[key] != key:
+            self.parent[key] = self.parent[self.parent[key]]
+            key = self.parent[key]
+        return key
+
+    def join(self, a: str, b: str) -> None:
+        a, b = self.find(a), self.find(b)
+        if a != b:
+            keep, gone = sorted((a, b), key=lambda k: (-self.sizes[k], k))
+            self.parent[gone] = keep
+            self.sizes[keep] += self.sizes[gone]
+
+
+def spacing_pairs(keys: Iterable[str]) -> Iterable[tuple[str, str]]:
+    """Keys equal once spaces are removed (`back propagation`, `backpropagation`)."""
+    first: dict[str, str] = {}
+    for key in sorted(keys):
+        squeezed = key.replace(" ", "")
+        if squeezed in first:
+            yield first[squeezed], key
+        else:
+            first.setdefault(squeezed, key)
+
+
+def case_pairs(keys: Iterable[str], raw_acronyms: Iterable[str],
+               resolve_bare: Callable[[str], str]) -> Iterable[tuple[str, str]]:
+    """A lowercase key (`adam`, `r cnn`) and the one acronym spelled like it without spaces (`ADAM`,
+    `RCNN`); none when several acronyms are (MAP, mAP)."""
+    spellings: dict[str, set[str]] = {}
+    for acronym in raw_acronyms:
+        spellings.setdefault(acronym.lower(), set()).add(acronym)
+    keys = set(keys)
+    for key in sorted(keys):
+        found = spellings.get(key.replace(" ", ""), set()) if key == key.lower() else set()
+        if len(found) == 1:
+            target = resolve_bare(next(iter(found)))
+            if target in keys and target != key:
+                yield key, target
+
+
+def kind_pairs(forms: Iterable[tuple[str, str, str]], keys: set[str],
+               resolve_form: Callable[[str, str], str]) -> Iterable[tuple[str, str]]:
+    """(key, paper, written form) whose form is `X score`/`X dataset`/`X algorithm`... joins X when X is
+    a key, and joins `X method` when both are forms. X must look like a name (a capital, digit, space
+    or hyphen), so `language model` does not join `language`."""
+    bases: dict[tuple[str, str], str] = {}
+    squeezed = {k.replace(" ", ""): k for k in sorted(keys, reverse=True)}
+    for key, paper, form in forms:
+        match = KIND_SUFFIX.match(form)
+        if not match:
+            continue
+        name = match.group("name").strip()
+        if not (any(c.isupper() or c.isdigit() or c in " -" for c in name) or acronym_key(name)):
+            continue
+        target = resolve_form(paper, name)
+        target = target if target in keys else squeezed.get(target.replace(" ", ""), target)
+        if target in keys and target != key:
+            yield key, target
+        base = (KINDS[match.group("kind").lower()], target)
+        if bases.setdefault(base, key) != key:
+            yield bases[base], key

@@ -1,0 +1,133 @@
+"""Audit the content of a built graph, for a user judging a graph they built: entities no paper names,
+labels that are not names, probable duplicates, acronyms shared by several entities, generic names,
+and the biggest hubs per type. Works on the in-memory graph or a GraphML export."""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Iterable
+
+import networkx as nx
+
+from kg.graph.acronyms import acronym_key
+from kg.graph.keys import normal_form, surface_key
+from kg.graph.knowledge import default_knowledge
+from kg.graph.labels import label_problems
+from kg.graph.variants import KIND_SUFFIX
+
+TYPES = ("method", "model", "dataset", "task", "metric")
+
+
+@dataclass
+class Audit:
+    """Findings; each list holds human-readable lines naming entity ids and labels."""
+
+    entities: int = 0
+    orphans: list[str] = field(default_factory=list)
+    suspicious: list[str] = field(default_factory=list)
+    duplicates: list[str] = field(default_factory=list)
+    shared_acronyms: list[str] = field(default_factory=list)
+    generic: list[str] = field(default_factory=list)
+    hubs: dict[str, list[tuple[str, str, int]]] = field(default_factory=dict)
+
+    def counts(self) -> dict[str, int]:
+        """How many findings of each kind."""
+        return {"entities": self.entities, "orphans": len(self.orphans), "suspicious labels": len(self.suspicious),
+                "probable duplicates": len(self.duplicates), "shared acronyms": len(self.shared_acronyms),
+                "generic names": len(self.generic)}
+
+
+def aliases_of(data: dict) -> list[str]:
+    """Aliases as a list, whether the graph is in memory (tuple) or read from GraphML (`; `-joined)."""
+    value = data.get("aliases") or ()
+    return [a for a in value.split("; ") if a] if isinstance(value, str) else list(value)
+
+
+def entity_nodes(graph: nx.Graph) -> list[tuple[str, dict]]:
+    """Entity nodes sorted by id."""
+    return sorted((n, d) for n, d in graph.nodes(data=True) if d.get("kind") == "entity")
+
+
+def mentioned(graph: nx.Graph, node: str) -> int:
+    """Papers linked to an entity by a mention edge."""
+    preds = graph.predecessors(node) if graph.is_directed() else graph.neighbors(node)
+    return sum(1 for p in preds if graph.nodes[p].get("kind") == "paper")
+
+
+def name_key(label: str) -> str:
+    """A loose key for duplicate detection: normal form without a trailing kind word (score, dataset...)."""
+    match = KIND_SUFFIX.match(label)
+    return normal_form(match.group("name") if match else label).replace(" ", "")
+
+
+def find_duplicates(nodes: list[tuple[str, dict]]) -> list[str]:
+    """Entities whose labels (or one's label and another's alias) share a loose key."""
+    owners: dict[str, set[str]] = defaultdict(set)
+    for node, data in nodes:
+        owners[name_key(data["label"])].add(node)
+    found = set()
+    for node, data in nodes:
+        for alias in aliases_of(data):
+            if not acronym_key(alias):  # shared acronyms are reported on their own
+                for other in owners.get(name_key(alias), ()):
+                    if other != node:
+                        found.add(tuple(sorted((node, other))))
+    for ids in owners.values():
+        if len(ids) > 1:
+            found.add(tuple(sorted(ids)))
+    labels = dict((n, d["label"]) for n, d in nodes)
+    return [" = ".join(f"{i} ({labels[i]!r})" for i in ids) for ids in sorted(found)]
+
+
+def shared_acronyms(nodes: list[tuple[str, dict]]) -> list[str]:
+    """Acronyms (case-exact) that are a label or alias of several entities: ambiguous or split."""
+    owners: dict[str, set[str]] = defaultdict(set)
+    for node, data in nodes:
+        for form in (data["label"], *aliases_of(data)):
+            if key := acronym_key(form):
+                owners[key].add(node)
+    return [f"{key}: {', '.join(sorted(ids))}" for key, ids in sorted(owners.items()) if len(ids) > 1]
+
+
+def audit(graph: nx.Graph, top: int = 20) -> Audit:
+    """All findings for one graph."""
+    nodes = entity_nodes(graph)
+    generic = default_knowledge(surface_key).generic
+    result = Audit(entities=len(nodes))
+    for node, data in nodes:
+        label = data.get("label", "")
+        if mentioned(graph, node) == 0:
+            result.orphans.append(f"{node} ({label!r}): no paper names it")
+        for form in (label, *aliases_of(data)):
+            if problems := label_problems(form):
+                result.suspicious.append(f"{node}: {form!r}: {', '.join(problems)}")
+        if surface_key(label) in generic or normal_form(label) in generic:
+            result.generic.append(f"{node} ({label!r})")
+    result.duplicates = find_duplicates(nodes)
+    result.shared_acronyms = shared_acronyms(nodes)
+    result.hubs = hubs(nodes, top)
+    return result
+
+
+def hubs(nodes: Iterable[tuple[str, dict]], top: int) -> dict[str, list[tuple[str, str, int]]]:
+    """The `top` entities per type by number of papers: (id, label, papers)."""
+    by_type: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
+    for node, data in nodes:
+        by_type[data.get("type", "")].append((node, data["label"], int(data.get("papers", 0))))
+    return {t: sorted(by_type[t], key=lambda x: (-x[2], x[1]))[:top] for t in TYPES if by_type[t]}
+
+
+def report(result: Audit, limit: int = 20) -> Iterable[str]:
+    """Printable lines: counts, then up to `limit` findings per kind, then the hubs."""
+    yield "  ".join(f"{name}: {count}" for name, count in result.counts().items())
+    for title, lines in (("orphans", result.orphans), ("suspicious labels", result.suspicious),
+                         ("probable duplicates", result.duplicates), ("shared acronyms", result.shared_acronyms),
+                         ("generic names", result.generic)):
+        if lines:
+            yield f"{title} ({len(lines)}):"
+            yield from (f"  {line}" for line in lines[:limit])
+            if len(lines) > limit:
+                yield f"  ... {len(lines) - limit} more"
+    for entity_type, rows in result.hubs.items():
+        yield f"top {entity_type}: " + ", ".join(f"{label} ({papers})" for _, label, papers in rows)

@@ -1,0 +1,47 @@
+"""The graph audit (`kg lint`): orphans, suspicious labels, duplicates, shared acronyms, hubs."""
+from __future__ import annotations
+
+import networkx as nx
+
+from kg.quality.audit import audit, report
+
+
+def graph_with(entities: dict[str, tuple[str, tuple[str, ...], int]]) -> nx.DiGraph:
+    """Entities id -> (label, aliases, papers linking to it); each linking paper is its own node."""
+    graph = nx.DiGraph()
+    for node, (label, aliases, papers) in entities.items():
+        graph.add_node(node, kind="entity", type=node.split(":")[0], label=label, aliases=aliases, papers=papers)
+        for i in range(papers):
+            graph.add_node(f"paper:{node}{i}", kind="paper")
+            graph.add_edge(f"paper:{node}{i}", node, kind="mention")
+    return graph
+
+
+def test_audit_finds_each_kind_of_problem():
+    result = audit(graph_with({
+        "method:zorp": ("zorp", ("ZRP",), 3), "method:zorp-2": ("Zorp", (), 0),
+        "metric:blarg-score": ("Blarg score", (), 2), "metric:blarg": ("Blarg", (), 1),
+        "dataset:glim": ("Glim (GL), and Frob", (), 1), "task:wub": ("wub- bing", (), 1),
+        "model:zrp": ("ZRP", (), 1), "method:machine-learning": ("machine learning", (), 9)}))
+    assert [line.split()[0] for line in result.orphans] == ["method:zorp-2"]
+    assert {line.split(":")[0] + ":" + line.split(":")[1] for line in result.suspicious} == {"dataset:glim", "task:wub"}
+    assert any("metric:blarg" in d and "metric:blarg-score" in d for d in result.duplicates)
+    assert any("method:zorp" in d and "method:zorp-2" in d for d in result.duplicates)
+    assert result.shared_acronyms == ["ZRP: method:zorp, model:zrp"]
+    assert result.generic == ["method:machine-learning ('machine learning')"]
+    assert result.hubs["method"][0] == ("method:machine-learning", "machine learning", 9)
+
+
+def test_clean_graph_reports_no_findings():
+    result = audit(graph_with({"method:zorp": ("zorp", ("ZRP",), 2), "dataset:glim": ("Glim", (), 1)}))
+    assert result.counts() == {"entities": 2, "orphans": 0, "suspicious labels": 0, "probable duplicates": 0,
+                               "shared acronyms": 0, "generic names": 0}
+    assert next(iter(report(result))).startswith("entities: 2  orphans: 0")
+
+
+def test_audit_reads_a_graphml_export(tmp_path):
+    graph = graph_with({"method:zorp": ("zorp", ("ZRP", "Zorps"), 1)})
+    graph.nodes["method:zorp"]["aliases"] = "ZRP; Zorps"  # as GraphML stores lists
+    nx.write_graphml(graph, tmp_path / "g.graphml")
+    result = audit(nx.read_graphml(tmp_path / "g.graphml"))
+    assert result.entities == 1 and not result.duplicates and not result.orphans
