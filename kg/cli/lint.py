@@ -10,7 +10,7 @@ from kg.cli.errors import fail
 
 
 def lint_command(
-    graph: Path = typer.Argument(..., metavar="EXPORT_DIR|GRAPH.graphml",
+    graph: Path = typer.Argument(..., metavar="GRAPH",
                                  help="An export folder holding graph.graphml, or a GraphML file."),
     top: int = typer.Option(20, "--top", min=1, help="Hubs listed per entity type."),
     limit: int = typer.Option(20, "--limit", min=0, help="Findings printed per kind (all are counted)."),
