@@ -57,12 +57,12 @@ class Map:
 
 
 def default_min_papers(G: nx.DiGraph, limit: int = CORE_LIMIT) -> int:
-    """The smallest paper count k such that at most `limit` entities are named by ≥ k papers."""
+    """The smallest paper count k such that at most `limit` entities are named by ≥ k papers (≥ 1 entity)."""
     counts = sorted((int(d.get("papers") or 0) for _, d in G.nodes(data=True) if d.get("kind") == "entity"),
                     reverse=True)
     if len(counts) <= limit:
         return 1
-    return max(1, counts[limit] + 1)
+    return max(1, min(counts[limit] + 1, counts[0]))  # never an empty first view, even when the top ties
 
 
 def cooccurrence(G: nx.DiGraph) -> Counter:

@@ -75,9 +75,10 @@ def stacked_chart(title: str, rows: Sequence[tuple[str, list[int], list[str]]], 
     return "".join(parts)
 
 
-def line_chart(title: str, years: list[int], series: list[tuple[str, list[float]]], unit: str) -> str:
+def line_chart(title: str, years: list[int], series: list[tuple[str, list[float]]], unit: str,
+               suffix: str = "") -> str:
     """Lines over years with axes, a legend and the unit on the y axis."""
-    w, h, left, right, top, bottom = WIDTH, 230, 44, 150, 10, 28
+    w, h, left, right, top, bottom = WIDTH + 60, 230, 44, 200, 10, 28
     peak = max((v for _, values in series for v in values), default=1.0) or 1.0
     span = max(len(years) - 1, 1)
 
@@ -89,7 +90,7 @@ def line_chart(title: str, years: list[int], series: list[tuple[str, list[float]
              f'viewBox="0 0 {w} {h}"><g class="axis">'
              f'<line x1="{left}" y1="{h - bottom}" x2="{w - right}" y2="{h - bottom}"/>'
              f'<line x1="{left}" y1="{top}" x2="{left}" y2="{h - bottom}"/>'
-             f'<text x="{left - 4}" y="{top + 8}" text-anchor="end">{peak:.0f}</text>'
+             f'<text x="{left - 4}" y="{top + 8}" text-anchor="end">{peak:.0f}{escape(suffix)}</text>'
              f'<text x="{left - 4}" y="{h - bottom}" text-anchor="end">0</text>'
              f'<text x="12" y="{(h - bottom) / 2}" transform="rotate(-90 12 {(h - bottom) / 2})" '
              f'text-anchor="middle">{escape(unit)}</text>']
@@ -103,7 +104,7 @@ def line_chart(title: str, years: list[int], series: list[tuple[str, list[float]
         parts.append(f'<g class="series"><title>{escape(label)}</title><polyline fill="none" stroke="{color}" '
                      f'stroke-width="2" points="{points}"/><rect x="{w - right + 8}" y="{top + n * 18}" '
                      f'width="10" height="10" fill="{color}"/><text x="{w - right + 22}" y="{top + n * 18 + 9}">'
-                     f'{escape(cut(label, 22))}</text></g>')
+                     f'{escape(cut(label, 26))}</text></g>')
     parts.append("</svg></figure>")
     return "".join(parts)
 
@@ -139,9 +140,9 @@ def trend_charts(G: nx.DiGraph) -> str:
     rising = sorted((e for e in named if sum(named[e].values()) >= RISING_MIN_PAPERS),
                     key=lambda e: (-slope(share(e)), label(e)))[:SERIES]
     unit = "% of the year's papers"
-    return (line_chart("Most named entities, per year", years, [(label(e), share(e)) for e in top], unit) +
+    return (line_chart("Most named entities, per year", years, [(label(e), share(e)) for e in top], unit, "%") +
             line_chart(f"Fastest-rising entities (≥ {RISING_MIN_PAPERS} papers)", years,
-                       [(label(e), share(e)) for e in rising], unit))
+                       [(label(e), share(e)) for e in rising], unit, "%"))
 
 
 def slope(values: list[float]) -> float:

@@ -2,6 +2,7 @@
    Everything is built from the embedded JSON with DOM text nodes only, and nothing is fetched. */
 (function () {
   "use strict";
+  var timings = { start: performance.now() };
   var data = JSON.parse(document.getElementById("kg-data").textContent);
   var meta = data.meta, nodes = data.nodes, edges = data.edges, links = meta.links, groups = meta.communities;
   var LIST_LIMIT = 200, MAX_LABELS = 220, FIRST_LABELS = 12, MAP_NAMES = 14, LABEL_CHARS = 34, CELL = 64;
@@ -18,8 +19,9 @@
   state.papers = meta.show_papers;
   var visNodes = new vis.DataSet(), visEdges = new vis.DataSet();
   var container = $("graph");
+  timings.parsed = performance.now();
   var network = new vis.Network(container, { nodes: visNodes, edges: visEdges }, data.options);
-  var timings = {};
+  timings.network = performance.now();
   var measure = document.createElement("canvas").getContext("2d");
   var widths = new Map();
   var labelCache = { key: "", boxes: [] };
@@ -48,8 +50,11 @@
     var title = node.label + "\n" + (paper ? "paper" + (node.year ? ", " + node.year : "") :
       node.type + ", " + plural(node.papers, "paper"));
     return { id: i, x: node.x, y: node.y, size: radius(i), title: title, borderWidth: paper ? 0 : 0.5,
-             color: paper ? { background: "rgba(120,120,120,0.45)", border: "rgba(120,120,120,0.45)" }
-                          : { background: color(node.type), border: "#ffffff" } };
+             borderWidthSelected: 3,
+             color: paper ? { background: "rgba(120,120,120,0.45)", border: "rgba(120,120,120,0.45)",
+                              highlight: { background: "#777777", border: "#111111" } }
+                          : { background: color(node.type), border: "#ffffff",
+                              highlight: { background: color(node.type), border: "#111111" } } };
   }
 
   function apply() {
@@ -274,9 +279,9 @@
     box.appendChild(row);
   }
 
-  function idField(box, id) {
+  function idField(box, id, element) {
     var row = el("div", null, "field"), input = el("input"), button = el("button", "copy");
-    input.readOnly = true; input.value = id; input.id = "paper-id"; input.size = Math.min(40, id.length + 1);
+    input.readOnly = true; input.value = id; input.id = element; input.size = Math.min(40, id.length + 1);
     input.addEventListener("focus", function () { input.select(); });
     button.type = "button";
     button.addEventListener("click", function () {
@@ -291,7 +296,7 @@
 
   function paperDetails(i, box) {
     var node = nodes[i];
-    idField(box, node.pid);
+    idField(box, node.pid, "paper-id");
     field(box, "title", node.title || "(none: the label is made from the abstract)");
     field(box, "year", node.year);
     field(box, "venue", node.venue);
@@ -341,6 +346,7 @@
 
   function entityDetails(i, box) {
     var node = nodes[i];
+    idField(box, node.id, "entity-id");
     field(box, "papers", fmt(node.papers) + " (proposed by " + fmt(node.proposed) + ")");
     if (node.aliases.length) field(box, "aliases", node.aliases.join("; "));
     var community = groups[node.c];
@@ -526,8 +532,11 @@
   legend();
   communityLegend();
   controls();
+  timings.controls = performance.now();
   apply();
+  timings.applied = performance.now();
   network.fit({ animation: false });
+  timings.fitted = performance.now();
   window.kgApp = {
     network: network, focusNode: focusNode, focusCommunity: focusCommunity, apply: apply, state: state, nodes: nodes,
     timings: timings, matches: matches,
