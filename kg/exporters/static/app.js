@@ -79,9 +79,11 @@
         width: Math.min(0.3 + Math.log(link[2]) / 2, 3), title: plural(link[2], "shared paper"),
         color: { color: "rgba(160,160,160,0.3)" } });
     });
-    visEdges.clear(); visNodes.clear();
-    visNodes.add(Array.from(shown).sort(function (a, b) { return a - b; }).map(visNode));
-    visEdges.add(items);
+    visNodes = new vis.DataSet(Array.from(shown).sort(function (a, b) { return a - b; }).map(visNode));
+    visEdges = new vis.DataSet(items);
+    var view = network.getViewPosition(), scale = network.getScale();
+    network.setData({ nodes: visNodes, edges: visEdges });  // one redraw instead of one per clear/add
+    network.moveTo({ position: view, scale: scale, animation: false });
     note(entities, papers, hiddenByType, hiddenByPapers);
   }
 
