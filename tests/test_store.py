@@ -106,6 +106,14 @@ def test_unusable_exports_are_one_line_errors(tmp_path: Path, name: str, content
     assert "\n" not in str(info.value) and not list(tmp_path.glob("stores/.tmp-*"))
 
 
+def test_a_folder_or_an_unwritable_store_folder_is_a_one_line_error(export: Path, tmp_path: Path) -> None:
+    with pytest.raises(QueryError, match="is a folder; kg query reads one .ttl/.nt/.jsonld file"):
+        run_query(tmp_path, COUNT, store_dir=tmp_path / "stores")
+    (tmp_path / "plain-file").write_text("not a folder")
+    with pytest.raises(QueryError, match="cannot write the query store in .*--store-dir"):
+        run_query(export, COUNT, store_dir=tmp_path / "plain-file" / "stores")
+
+
 def test_a_syntax_error_in_the_export_names_its_line(tmp_path: Path) -> None:
     path = tmp_path / "graph.nt"
     path.write_text("<https://x.org/a> <https://x.org/b> <https://x.org/c> .\n<https://x.org/a> oops .\n")

@@ -51,6 +51,8 @@ def default_store_dir() -> Path:
 def rdf_format(path: Path) -> ox.RdfFormat:
     """The RDF format of an export by its suffix; anything else is a StoreError naming the choices."""
     name = RDF_SUFFIXES.get(path.suffix.lower())
+    if path.is_dir():
+        raise StoreError(f"{path}: is a folder; kg query reads one .ttl/.nt/.jsonld file (e.g. {path / 'graph.ttl'})")
     if name is None:
         raise StoreError(f"{path}: kg query reads .ttl/.nt/.jsonld (got {path.suffix or 'no suffix'})")
     return getattr(ox.RdfFormat, name)
@@ -70,17 +72,21 @@ def ensure_store(export: Path, store_dir: Path, on_build: Callable[[Path], None]
     digest, stat, memorised = export_digest(export, store_dir)
     key = f"{digest[:32]}-{fmt.file_extension}-ox{ox.__version__}"
     final = store_dir / key
-    if not final.is_dir():
-        store_dir.mkdir(parents=True, exist_ok=True)
-        with open(store_dir / f"{key}.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            if not final.is_dir():  # another process may have built it while we waited
-                if on_build:
-                    on_build(export)
-                build_store(export, fmt, stat, final)
-                drop_replaced(export, store_dir, key)
-    if not memorised and time.time() - stat.st_mtime > RACY_SECONDS:
-        remember(export, store_dir, digest, stat, key)
+    try:
+        if not final.is_dir():
+            store_dir.mkdir(parents=True, exist_ok=True)
+            with open(store_dir / f"{key}.lock", "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                if not final.is_dir():  # another process may have built it while we waited
+                    if on_build:
+                        on_build(export)
+                    build_store(export, fmt, stat, final)
+                    drop_replaced(export, store_dir, key)
+        if not memorised and time.time() - stat.st_mtime > RACY_SECONDS:
+            remember(export, store_dir, digest, stat, key)
+    except OSError as error:
+        raise StoreError(f"cannot write the query store in {store_dir} ({error.strerror or error}); "
+                         f"choose another folder with --store-dir or ${STORE_ENV}") from None
     return final
 
 
