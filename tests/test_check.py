@@ -15,7 +15,7 @@ from kg.exporters.graphml import write_graphml
 from kg.exporters.html import write_html
 from kg.exporters.rdf import write_turtle
 from tests.consumers import CHROMIUM
-from tests.test_rdf import make_graph
+from tests.support import rdf_graph as make_graph
 
 EXPORTS = Path(__file__).resolve().parents[1] / "exports"
 FILES = ("graph.ttl", "graph.graphml", "graph.html")

@@ -10,7 +10,7 @@ import kg.run.outputs as outputs_module
 from kg.run.outputs import choose_writers, write_exports
 from kg.cli.main import app
 from kg.run.forked import can_fork
-from tests.conftest import ROOT
+from tests.support import ROOT
 
 runner = CliRunner()
 OUTPUTS = ("graph.ttl", "graph.graphml", "graph.html")
@@ -88,3 +88,24 @@ def test_exporters_run_forked_in_parallel_unless_the_graph_is_large(make_graph, 
     assert "layout" in parallel  # computed once in the build process, inherited by graphml and html
     assert set(sequential) == {"export ttl", "export graphml", "export html"}
     assert [p.read_bytes() for p in outputs] == [(tmp_path / "b" / p.name).read_bytes() for p in outputs]
+
+
+@pytest.mark.parametrize("name", ["ttl", "nt", "jsonld", "graphml", "html"])
+def test_every_exporter_writes_to_a_path_or_an_open_file(tmp_path: Path, name: str) -> None:
+    """Like networkx's writers: a path is opened and closed; a text or binary file is written and left open."""
+    import io
+
+    import kg.exporters  # noqa: F401  (registers the built-in exporters)
+    from kg.registry import exporters
+    from tests.support import build_graph
+
+    write, graph = exporters.get(name), build_graph()
+    write(graph, tmp_path / f"graph.{name}")
+    expected = (tmp_path / f"graph.{name}").read_bytes()
+    binary, text = io.BytesIO(), io.StringIO()
+    write(graph, binary)
+    write(graph, text)
+    assert not binary.closed and not text.closed
+    assert binary.getvalue() == expected == text.getvalue().encode("utf-8")
+    write(graph, str(tmp_path / f"again.{name}"))
+    assert (tmp_path / f"again.{name}").read_bytes() == expected

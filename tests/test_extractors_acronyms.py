@@ -4,15 +4,10 @@ from __future__ import annotations
 import pytest
 
 from kg.extractors.acronyms import make_acronyms, type_of
-from kg.text.abbreviations import find_abbreviations
-from kg.extraction.interface import DocContext
-from kg.text.markup import strip_markup
 
 
-def pairs(nlp, text: str) -> list[tuple[str, str]]:
-    clean = strip_markup(text)
-    doc = nlp(clean.text)
-    context = DocContext("p", clean, tuple(find_abbreviations(clean.text)))
+def pairs(parse, text: str) -> list[tuple[str, str]]:
+    doc, context = parse(text)
     return [(doc.text[c.start:c.end], c.type) for c in make_acronyms()(doc, context)]
 
 
@@ -23,8 +18,8 @@ def pairs(nlp, text: str) -> list[tuple[str, str]]:
     ("Errors are reported as mean pixel error (MPE).", "mean pixel error", "MPE", "metric"),
     ("We propose Orbit Mixing Regularization (OMR) for stability.", "Orbit Mixing Regularization", "OMR", "method"),
 ])
-def test_long_and_short_form_share_a_type(nlp, text, long_form, short, entity_type):
-    assert pairs(nlp, text) == [(long_form, entity_type), (short, entity_type)]
+def test_long_and_short_form_share_a_type(parse, text, long_form, short, entity_type):
+    assert pairs(parse, text) == [(long_form, entity_type), (short, entity_type)]
 
 
 def test_type_of_reads_the_head():

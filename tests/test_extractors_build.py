@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from kg.extraction.interface import Candidate, DocContext, cue
+from kg.extraction.interface import Candidate, cue
 from kg.extractors import RULES, build_extract, expand
 from kg.extractors.combine import combine
 from kg.registry import UnknownNameError, scorers
-from kg.text.abbreviations import find_abbreviations
-from kg.text.markup import strip_markup
 
 
 @pytest.mark.parametrize(("names", "message"), [
@@ -27,10 +25,9 @@ def test_preset_expands_once_and_keeps_order():
     assert expand(("shapes", "rules")) == (("shapes", *[n for n in RULES if n != "shapes"]), ())
 
 
-def run(nlp, extract, raw: str) -> set[tuple[str, str, str]]:
-    clean = strip_markup(raw)
-    doc = nlp(clean.text)
-    mentions, _ = extract(doc, DocContext("p", clean, tuple(find_abbreviations(clean.text))))
+def run(parse, extract, raw: str) -> set[tuple[str, str, str]]:
+    doc, context = parse(raw)
+    mentions, _ = extract(doc, context)
     return {(doc.text[m.start:m.end], m.type, m.role) for m in mentions}
 
 
@@ -42,10 +39,10 @@ def make_retype():
     return score
 
 
-def test_a_scorer_runs_between_extractors_and_combiner(nlp):
+def test_a_scorer_runs_between_extractors_and_combiner(parse):
     text = "We train ZorbNet with Adam."
-    rules = run(nlp, build_extract(("rules",)), text)
-    rescored = run(nlp, build_extract(("rules", "test_retype_as_dataset")), text)
+    rules = run(parse, build_extract(("rules",)), text)
+    rescored = run(parse, build_extract(("rules", "test_retype_as_dataset")), text)
     assert {(s, r) for s, _, r in rules} == {(s, r) for s, _, r in rescored} and "ZorbNet" in {s for s, _, _ in rules}
     assert {t for _, t, _ in rescored} == {"dataset"} != {t for _, t, _ in rules}
 

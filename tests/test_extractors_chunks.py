@@ -4,13 +4,11 @@ from __future__ import annotations
 import pytest
 
 from kg.extractors.chunks import make_chunks
-from kg.extraction.interface import DocContext
-from kg.text.markup import strip_markup
 
 
-def spans(nlp, text: str) -> dict[str, str]:
-    doc = nlp(text)
-    return {doc.text[c.start:c.end]: c.type for c in make_chunks()(doc, DocContext("p", strip_markup(text)))}
+def spans(parse, text: str) -> dict[str, str]:
+    doc, context = parse(text)
+    return {doc.text[c.start:c.end]: c.type for c in make_chunks()(doc, context)}
 
 
 @pytest.mark.parametrize("text, name, entity_type", [
@@ -20,8 +18,8 @@ def spans(nlp, text: str) -> dict[str, str]:
     ("We report the mean squared error of each run.", "mean squared error", "metric"),
     ("Scores on the Pondwater dataset improve.", "Pondwater", "dataset"),
 ])
-def test_typed_by_head(nlp, text, name, entity_type):
-    assert spans(nlp, text).get(name) == entity_type
+def test_typed_by_head(parse, text, name, entity_type):
+    assert spans(parse, text).get(name) == entity_type
 
 
 @pytest.mark.parametrize("text", [
@@ -29,12 +27,12 @@ def test_typed_by_head(nlp, text, name, entity_type):
     "We collect a synthetic dataset of images.",
     "The results show strong performance.",
 ])
-def test_vague_phrases_are_not_entities(nlp, text):
-    assert spans(nlp, text) == {}
+def test_vague_phrases_are_not_entities(parse, text):
+    assert spans(parse, text) == {}
 
 
-def test_trailing_generic_head_is_cut(nlp):
-    found = spans(nlp, "Many speech recognition systems fail on accents.")
+def test_trailing_generic_head_is_cut(parse):
+    found = spans(parse, "Many speech recognition systems fail on accents.")
     assert found.get("speech recognition") == "task"
 
 
@@ -43,10 +41,10 @@ def test_trailing_generic_head_is_cut(nlp):
      "dimensional kernel estimation"),
     ("The tool offers fine-grained pulse control for operators.", "pulse control", "grained pulse control"),
 ])
-def test_stripped_modifier_takes_its_whole_compound(nlp, text, kept, never):
-    found = spans(nlp, text)
+def test_stripped_modifier_takes_its_whole_compound(parse, text, kept, never):
+    found = spans(parse, text)
     assert never not in found and kept in found
 
 
-def test_stripped_number_keeps_its_hyphenated_word(nlp):
-    assert spans(nlp, "The sampler keeps a 3-approximation ratio on graphs.").get("approximation ratio") == "metric"
+def test_stripped_number_keeps_its_hyphenated_word(parse):
+    assert spans(parse, "The sampler keeps a 3-approximation ratio on graphs.").get("approximation ratio") == "metric"

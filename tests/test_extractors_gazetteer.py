@@ -14,9 +14,9 @@ def gazetteer():
     return make_gazetteer()
 
 
-def found(nlp, gazetteer, text: str) -> set[tuple[str, str]]:
-    doc = nlp(text)
-    return {(doc.text[c.start:c.end], c.type) for c in gazetteer(doc, DocContext("p", strip_markup(text)))}
+def found(parse, gazetteer, text: str) -> set[tuple[str, str]]:
+    doc, context = parse(text)
+    return {(doc.text[c.start:c.end], c.type) for c in gazetteer(doc, context)}
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -27,16 +27,16 @@ def found(nlp, gazetteer, text: str) -> set[tuple[str, str]]:
                                                                 ("program synthesis", "task")}),
     ("We train the policy with proximal policy optimization.", {("proximal policy optimization", "method")}),
 ])
-def test_finds_known_entities_with_their_type(nlp, gazetteer, text, expected):
-    assert expected <= found(nlp, gazetteer, text)
+def test_finds_known_entities_with_their_type(parse, gazetteer, text, expected):
+    assert expected <= found(parse, gazetteer, text)
 
 
 @pytest.mark.parametrize("text, absent", [
     ("This is a simple idea.", "is"),          # IS (Inception Score) only matches in capitals
     ("The map of the city is old.", "map"),    # mAP needs its exact case
 ])
-def test_short_forms_match_case(nlp, gazetteer, text, absent):
-    assert absent not in {t for t, _ in found(nlp, gazetteer, text)}
+def test_short_forms_match_case(parse, gazetteer, text, absent):
+    assert absent not in {t for t, _ in found(parse, gazetteer, text)}
 
 
 def test_variants_add_plural_and_spacing():
@@ -48,9 +48,9 @@ def test_entries_have_a_known_type():
     assert {e["type"] for e in load_entries()} <= {"method", "model", "dataset", "task", "metric"}
 
 
-def test_custom_entries(nlp):
+def test_custom_entries(parse):
     extract = make_gazetteer([{"name": "Zorblax Corpus", "type": "dataset", "aliases": ["ZC"]}])
-    assert found(nlp, extract, "We release ZC, also called the Zorblax Corpus.") == {
+    assert found(parse, extract, "We release ZC, also called the Zorblax Corpus.") == {
         ("ZC", "dataset"), ("Zorblax Corpus", "dataset")}
 
 

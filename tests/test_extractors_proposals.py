@@ -4,9 +4,6 @@ from __future__ import annotations
 import pytest
 
 from kg.extractors import build_extract
-from kg.text.abbreviations import find_abbreviations
-from kg.extraction.interface import DocContext
-from kg.text.markup import strip_markup
 
 
 @pytest.fixture(scope="module")
@@ -14,10 +11,9 @@ def extract():
     return build_extract()
 
 
-def roles(nlp, extract, text: str) -> dict[str, str]:
-    clean = strip_markup(text)
-    doc = nlp(clean.text)
-    mentions, _ = extract(doc, DocContext("p", clean, tuple(find_abbreviations(clean.text))))
+def roles(parse, extract, text: str) -> dict[str, str]:
+    doc, context = parse(text)
+    mentions, _ = extract(doc, context)
     return {doc.text[m.start:m.end]: m.role for m in mentions}
 
 
@@ -34,8 +30,8 @@ def roles(nlp, extract, text: str) -> dict[str, str]:
     ("We present Zorbo. Zorbo consists of a Quill Folding module and a Lantern Routing head.", "Quill Folding"),
     ("Our model comprises a Quill Folding encoder and a rim decoder.", "Quill Folding encoder"),
 ])
-def test_proposed(nlp, extract, text, name):
-    assert roles(nlp, extract, text).get(name) == "proposed"
+def test_proposed(parse, extract, text, name):
+    assert roles(parse, extract, text).get(name) == "proposed"
 
 
 @pytest.mark.parametrize("text, name", [
@@ -46,12 +42,12 @@ def test_proposed(nlp, extract, text, name):
     ("Results are reported for remote sensing models (denoted as RS Nets) below.", "RS Nets"),
     ("We propose Zorbo for crater mapping. The FlurbNet model comprises a Quill Folding module.", "Quill Folding"),
 ])
-def test_used(nlp, extract, text, name):
-    assert roles(nlp, extract, text).get(name) == "used"
+def test_used(parse, extract, text, name):
+    assert roles(parse, extract, text).get(name) == "used"
 
 
-def test_emphasised_clause_is_not_a_name(nlp, extract):
-    found = roles(nlp, extract, "Steering **consistently flips the observed behavior** in every model.")
+def test_emphasised_clause_is_not_a_name(parse, extract):
+    found = roles(parse, extract, "Steering **consistently flips the observed behavior** in every model.")
     assert "consistently flips the observed behavior" not in found
 
 
@@ -59,10 +55,10 @@ def test_emphasised_clause_is_not_a_name(nlp, extract):
     ("This paper further studies the representation \\emph{hierarchy} of melodies.", "hierarchy"),
     ("The error decreases with a \\emph{polynomial time} budget of queries.", "polynomial time"),
 ])
-def test_lower_case_stress_is_not_a_name(nlp, extract, text, word):
-    assert word not in roles(nlp, extract, text)
+def test_lower_case_stress_is_not_a_name(parse, extract, text, word):
+    assert word not in roles(parse, extract, text)
 
 
-def test_lower_case_emphasis_where_authors_present_is_a_name(nlp, extract):
-    found = roles(nlp, extract, "We call this effect *crater drift* and measure it on ZorbNet.")
+def test_lower_case_emphasis_where_authors_present_is_a_name(parse, extract):
+    found = roles(parse, extract, "We call this effect *crater drift* and measure it on ZorbNet.")
     assert found.get("crater drift") == "proposed"

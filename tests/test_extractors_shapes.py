@@ -4,13 +4,11 @@ from __future__ import annotations
 import pytest
 
 from kg.extractors.shapes import is_coined, make_shapes
-from kg.extraction.interface import DocContext
-from kg.text.markup import strip_markup
 
 
-def names(nlp, text: str) -> dict[str, str]:
-    doc = nlp(text)
-    return {doc.text[c.start:c.end]: c.type for c in make_shapes()(doc, DocContext("p", strip_markup(text)))}
+def names(parse, text: str) -> dict[str, str]:
+    doc, context = parse(text)
+    return {doc.text[c.start:c.end]: c.type for c in make_shapes()(doc, context)}
 
 
 @pytest.mark.parametrize("word", ["FrobNet", "Qwibble3", "ZOOMER", "Kappa-Omega", "pass@5", "Blorp++"])
@@ -31,17 +29,17 @@ def test_not_coined(word):
     ("Training uses the QuuxLoss objective.", "QuuxLoss", "method"),
     ("Results improve with Blip 3 7B as the judge.", "Blip 3 7B", "model"),
 ])
-def test_names_and_types(nlp, text, name, entity_type):
-    assert names(nlp, text).get(name) == entity_type
+def test_names_and_types(parse, text, name, entity_type):
+    assert names(parse, text).get(name) == entity_type
 
 
-def test_title_case_phrase(nlp):
-    found = names(nlp, "We present Gated Sparrow Attention for long inputs.")
+def test_title_case_phrase(parse):
+    found = names(parse, "We present Gated Sparrow Attention for long inputs.")
     assert "Gated Sparrow Attention" in found
 
 
-def test_sentence_initial_word_is_not_a_name(nlp):
-    assert not any(n.startswith("Using") for n in names(nlp, "Using FrobNet, we win."))
+def test_sentence_initial_word_is_not_a_name(parse):
+    assert not any(n.startswith("Using") for n in names(parse, "Using FrobNet, we win."))
 
 
 @pytest.mark.parametrize("word", ["", "-", "--"])
@@ -58,9 +56,9 @@ def test_empty_or_punctuation_is_not_a_name(word):
     ("We map speech-to-LLM tokens directly.", "speech-to-LLM"),
     ("The ZorbNet+QuillGAN pipeline wins.", "ZorbNet+QuillGAN"),
 ])
-def test_not_names(nlp, text, word):
-    assert word not in names(nlp, text)
+def test_not_names(parse, text, word):
+    assert word not in names(parse, text)
 
 
-def test_citation_filter_keeps_names_outside_brackets(nlp):
-    assert "ZibbleNet" in names(nlp, "ZibbleNet improves on [AB19, Lee et al. 2020] for retrieval.")
+def test_citation_filter_keeps_names_outside_brackets(parse):
+    assert "ZibbleNet" in names(parse, "ZibbleNet improves on [AB19, Lee et al. 2020] for retrieval.")

@@ -56,3 +56,29 @@ def test_relation_edges_carry_the_sentence_as_evidence() -> None:
 def test_paper_label_is_short_and_markup_free(opening: str, repeats: int) -> None:
     label = paper_label(Paper("x", opening + r"We introduce \textbf{Widget}, " + "a very long sentence " * repeats))
     assert label.startswith("We introduce Widget, a very long") and label.endswith("…") and len(label) <= 61
+
+
+def relation_graph(stated: dict[str, list[str]]):
+    """FooNet -> ImageNet with each relation type stated in the given papers (one sentence each)."""
+    papers = [Paper(f"p{i}", "FooNet is evaluated on ImageNet.") for i in range(1, 5)]
+    foo = {p.id: Mention(p.id, 0, 6, "FooNet", "model", "used", 0, 31, "t", "FooNet") for p in papers}
+    imnet = {p.id: Mention(p.id, 23, 31, "ImageNet", "dataset", "used", 0, 31, "t", "ImageNet") for p in papers}
+    entities = [Entity("model:foonet", "model", "FooNet"), Entity("dataset:imagenet", "dataset", "ImageNet")]
+    links = [Link(p.id, e, "used", (m[p.id],)) for p in papers for e, m in (("model:foonet", foo),
+                                                                            ("dataset:imagenet", imnet))]
+    relations = [Relation("model:foonet", kind, "dataset:imagenet",
+                          tuple(MentionRelation(p, kind, foo[p], imnet[p]) for p in in_papers))
+                 for kind, in_papers in stated.items()]
+    return to_networkx(papers, entities, links, relations).edges["model:foonet", "dataset:imagenet"]
+
+
+@pytest.mark.parametrize(("stated", "dominant", "papers"), [
+    ({"applied_to": ["p1"], "evaluated_on": ["p2", "p3"]}, "evaluated_on", 3),
+    ({"evaluated_on": ["p1"], "applied_to": ["p2", "p3", "p4"]}, "applied_to", 4),
+    ({"based_on": ["p1", "p2"], "applied_to": ["p3", "p4"]}, "applied_to", 4),  # a tie: by name
+    ({"measured_by": ["p1", "p2"], "based_on": ["p2"]}, "measured_by", 2),
+])
+def test_an_edge_names_the_relation_stated_in_most_papers(stated, dominant, papers) -> None:
+    edge = relation_graph(stated)
+    assert edge["relation"] == dominant and edge["papers"] == papers == edge["weight"]
+    assert list(edge["relations"]) == sorted(stated)

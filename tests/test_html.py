@@ -224,3 +224,17 @@ def test_paper_panel_shows_id_metadata_and_clean_abstract(browser, make_graph, t
     (evidence,) = G.edges["model:zorbnet", "dataset:quux-corpus"]["relations"]["evaluated_on"]
     assert evidence.text in details
     assert problems(browser.events[start:], session, path.as_uri()) == []
+
+
+@pytest.mark.parametrize(("spans", "expected"), [
+    ([(0, 4, 1), (5, 13, 2)], [["deep", 1], [" "], ["residual", 2], [" network"]]),
+    ([(5, 13, 2), (0, 13, 1)], [["deep residual", 1], [" network"]]),  # overlap: the earlier one wins
+    ([(0, 4, 1), (0, 13, 2)], [["deep residual", 2], [" network"]]),  # same start: the longer one wins
+    ([(0, 4, 1), (4, 13, 2)], [["deep", 1], [" residual", 2], [" network"]]),  # adjacent: both kept
+    ([(2, 8, 1), (5, 21, 2)], [["de"], ["ep res", 1], ["idual network"]]),  # partial overlap: the first
+    ([(5, 5, 1), (14, 99, 2)], [["deep residual network"]]),  # empty and out of range: dropped
+])
+def test_overlapping_mentions_are_highlighted_once(spans, expected) -> None:
+    from kg.exporters.html import segments
+
+    assert segments("deep residual network", spans) == expected

@@ -2,18 +2,13 @@
 from __future__ import annotations
 
 import math
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import networkx as nx
 import pytest
 
 from kg.graph import layout
-from kg.graph.build import to_networkx
-from kg.types import Entity, Link, Paper
 from kg.graph.views import VIEWS, project
+from tests.support import build_large_graph, under_hash_seeds
 
 
 def test_positions_are_deterministic_rounded_and_complete(make_graph):
@@ -109,30 +104,10 @@ def test_unknown_view_names_the_choices(make_graph):
     assert VIEWS == ("full", "papers", "entities")
 
 
-def build_large_graph(papers: int = 160) -> nx.DiGraph:
-    """A graph beyond the spring-layout limit: each invented paper names four of 300 entities."""
-    records, entities, links = [], {}, []
-    for p in range(papers):
-        pid = f"paper{p:03d}"
-        records.append(Paper(pid, f"Text {p}."))
-        for k in range(4):
-            number = (p * 7 + k * 13) % 300
-            entity_id = f"{'method model dataset task'.split()[k]}:thing-{number}"
-            entities.setdefault(entity_id, Entity(entity_id, entity_id.split(":")[0], f"thing {number}"))
-            links.append(Link(pid, entity_id, "used"))
-    return to_networkx(records, entities.values(), links)
-
-
 def test_large_graph_layout_is_identical_under_any_hash_seed():
     """Communities and positions beyond SPRING_LIMIT don't depend on set or hash order."""
     assert build_large_graph().number_of_nodes() > layout.SPRING_LIMIT
-    script = ("import hashlib, sys; from test_layout_views import build_large_graph; from kg.graph.layout import node_metrics; "
+    script = ("import hashlib; from tests.support import build_large_graph; from kg.graph.layout import node_metrics; "
               "print(hashlib.sha256(repr(sorted(node_metrics(build_large_graph()).items())).encode()).hexdigest())")
-    tests = Path(__file__).parent
-    digests = set()
-    for seed in ("0", "1", "4242"):
-        env = {**os.environ, "PYTHONHASHSEED": seed,
-               "PYTHONPATH": os.pathsep.join([str(tests), str(tests.parent), os.environ.get("PYTHONPATH", "")])}
-        run = subprocess.run([sys.executable, "-c", script], check=True, env=env, capture_output=True, text=True)
-        digests.add(run.stdout.strip())
-    assert len(digests) == 1
+    runs = under_hash_seeds(script)
+    assert len(set(runs)) == 1 and runs[0].strip()

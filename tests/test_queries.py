@@ -20,7 +20,7 @@ from kg.graph.build import to_networkx
 from kg.query.sparql import (QueryError, QueryUsageError, bind_params, format_rows, named_queries, parameters, parse_params,
                       resolve_query, run_query)
 from kg.types import Entity, Link, MentionRelation, Paper, Relation
-from tests.test_rdf import BASE, mention_in
+from tests.support import BASE, mention_in
 
 E, P = BASE + "entity/", BASE + "paper/"
 ENGINES = ("oxigraph", "rdflib")

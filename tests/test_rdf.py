@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import shutil
 import subprocess
@@ -24,49 +23,16 @@ from kg.exporters.rdf import ITSRDF, MLKG, NIF, SCHEMA, Iris, to_rdflib, write_j
 from kg.graph.build import to_networkx
 from kg.registry import exporters, lookup
 from kg.types import Entity, Link, Mention, MentionRelation, Paper, Relation, Source
+from tests.support import BASE, SECOND, TRICKY, mention_in, under_hash_seeds
+from tests.support import rdf_graph as make_graph
 
 ROOT = Path(__file__).resolve().parents[1]
-BASE = "https://w3id.org/paperkg/"
-TRICKY = ('Émoji 😀 first: we propose "FooNet" for image classification.\n'
-          'FooNet\\path reaches 90% accuracy on <script>ImageNet</script> with """triple""" quotes.\r\n'
-          'Tabs\there, e\u0301 and a form\x0cfeed end with a quote"')
-SECOND = "ImageNet is used again by an unnamed method; no title here."
 WRITERS = {"ttl": write_turtle, "nt": write_ntriples, "jsonld": write_jsonld}
 RDFLIB_FORMATS = {"ttl": "turtle", "nt": "nt", "jsonld": "json-ld"}
 OX_FORMATS = {"ttl": ox.RdfFormat.TURTLE, "nt": ox.RdfFormat.N_TRIPLES, "jsonld": ox.RdfFormat.JSON_LD}
 XSD_STRING, XSD_INTEGER, XSD_NONNEG = (URIRef(f"http://www.w3.org/2001/XMLSchema#{t}")
                                       for t in ("string", "integer", "nonNegativeInteger"))
 ENTITY_CLASSES = {MLKG.Method, MLKG.Model, MLKG.Dataset, MLKG.Task, MLKG.Metric}
-
-
-def mention_in(paper: Paper, text: str, kind: str, role: str = "used", occurrence: int = 0) -> Mention:
-    """The `occurrence`-th span of `text` in the paper's abstract, with its sentence bounds."""
-    start = [m.start() for m in re.finditer(re.escape(text), paper.abstract)][occurrence]
-    sentence = next(s for s in re.finditer(r"[^\s.][^\n.]*\.?", paper.abstract) if s.start() <= start < s.end())
-    return Mention(paper.id, start, start + len(text), text, kind, role, sentence.start(), sentence.end(), "test", text)
-
-
-def make_graph(base_iri: str = BASE) -> nx.DiGraph:
-    """Two invented papers (one with a hostile abstract and an id needing escapes), four entities."""
-    p1 = Paper("p1", TRICKY, (Source("000_a.txt", 3), Source("001_b.txt", 7)), "Foo: a \"title\"", 2024,
-               "Invented Conf", ("Ann A", "Bob B"), "https://example.org/abs/1 2")
-    p2 = Paper("cs/99 x#ü", SECOND, (Source("000_a.txt", 5),))
-    foo = [mention_in(p1, "FooNet", "model", "proposed", i) for i in (0, 1)]
-    imagenet = [mention_in(p1, "ImageNet", "dataset"), mention_in(p2, "ImageNet", "dataset")]
-    entities = [Entity("model:foonet", "model", "FooNet", ("Foo-Net", "FooNet")),
-                Entity("dataset:imagenet", "dataset", "ImageNet"),
-                Entity("task:image_classification", "task", "image classification"),
-                Entity("metric:top-1 accuracy/%", "metric", "accuracy", ("acc.",))]
-    links = [Link("p1", "model:foonet", "proposed", tuple(foo)),
-             Link("p1", "dataset:imagenet", "used", (imagenet[0],)),
-             Link("p1", "task:image_classification", "used", (mention_in(p1, "image classification", "task"),)),
-             Link("p1", "metric:top-1 accuracy/%", "used", (mention_in(p1, "accuracy", "metric"),)),
-             Link(p2.id, "dataset:imagenet", "used", (imagenet[1],))]
-    relations = [Relation("model:foonet", "evaluated_on", "dataset:imagenet",
-                          (MentionRelation("p1", "evaluated_on", foo[1], imagenet[0]),)),
-                 Relation("model:foonet", "applied_to", "task:image_classification",
-                          (MentionRelation("p1", "applied_to", foo[0], links[2].mentions[0]),))]
-    return to_networkx([p1, p2], entities, links, relations, base_iri=base_iri)
 
 
 @pytest.fixture(scope="module")
@@ -169,14 +135,13 @@ def test_two_writes_are_byte_identical(tmp_path: Path, suffix: str) -> None:
 
 
 def test_output_does_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
-    script = ("import sys; from tests.test_rdf import make_graph, WRITERS\n"
-              "for s, w in WRITERS.items(): w(make_graph(), f'{sys.argv[1]}/graph.{s}')")
-    for seed in ("1", "2"):
-        (tmp_path / seed).mkdir()
-        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}
-        subprocess.run([sys.executable, "-c", script, str(tmp_path / seed)], check=True, cwd=ROOT, env=env)
-    for suffix in WRITERS:
-        assert (tmp_path / "1" / f"graph.{suffix}").read_bytes() == (tmp_path / "2" / f"graph.{suffix}").read_bytes()
+    script = ("import hashlib, sys, tempfile; from pathlib import Path\n"
+              "from tests.support import rdf_graph\nfrom kg.exporters.rdf import write_jsonld, write_ntriples, write_turtle\n"
+              "for write in (write_turtle, write_ntriples, write_jsonld):\n"
+              "    path = Path(sys.argv[1]) / f'{write.__name__}-{sys.argv[2]}'\n"
+              "    write(rdf_graph(), path); print(hashlib.sha256(path.read_bytes()).hexdigest())")
+    runs = under_hash_seeds(script, str(tmp_path), "x")
+    assert len(runs[0].split()) == len(WRITERS) and len(set(runs)) == 1
 
 
 def node_iris(graph: nx.DiGraph) -> list[str]:

@@ -13,7 +13,8 @@ from kg.quality.check import shacl_violations
 from kg.exporters.rdf import MLKG, NIF, to_rdflib, write_turtle
 from kg.graph.build import to_networkx
 from kg.types import Entity, Link, Paper
-from tests.test_rdf import BASE, ROOT, TRICKY, make_graph
+from tests.support import BASE, ROOT, TRICKY
+from tests.support import rdf_graph as make_graph
 
 SHAPES = rdflib.Graph().parse(ROOT / "ontology" / "shapes.ttl")
 SH = rdflib.Namespace("http://www.w3.org/ns/shacl#")

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import math
 import re
-from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 import networkx as nx
 
 from kg.graph.layout import hex_to_rgb, node_metrics, type_color
+from kg.exporters.target import Target, text_output
 from kg.registry import exporters
 from kg.graph.views import project
 
@@ -150,9 +150,9 @@ def used_keys(declared: tuple[tuple[str, str], ...], records: Iterable[dict[str,
     return {name: (f"d{first_id + i}", kind) for i, (name, kind) in enumerate(kept)}
 
 
-def write_graphml(G: nx.DiGraph, path: str | Path, view: str = "full", seed: int = 42) -> None:
-    """Write `view` (full|papers|entities) of the graph as Gephi-ready GraphML, UTF-8, streamed."""
-    with Path(path).open("w", encoding="utf-8", newline="\n") as handle:
+def write_graphml(G: nx.DiGraph, path: Target, view: str = "full", seed: int = 42) -> None:
+    """Write `view` (full|papers|entities) of the graph as Gephi-ready GraphML, UTF-8, streamed (a path or an open file)."""
+    with text_output(path) as handle:
         for line in graphml_lines(project(G, view), seed):
             handle.write(line + "\n")
 

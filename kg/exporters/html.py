@@ -18,6 +18,7 @@ import networkx as nx
 from kg.exporters.html_map import Map, build_map
 from kg.exporters.overview import render_overview
 from kg.graph.layout import OTHER_COLOR, TYPE_COLORS
+from kg.exporters.target import Target, text_output
 from kg.registry import exporters
 from kg.text.markup import strip_markup
 from kg.types import ENTITY_TYPES
@@ -163,9 +164,11 @@ def render_html(G: nx.DiGraph, seed: int = 42, title: str = "paperkg") -> str:
     return net.generate_html(name="graph.html")
 
 
-def write_html(G: nx.DiGraph, path: str | Path, seed: int = 42) -> None:
-    """Write the interactive page for the graph as one UTF-8 file."""
-    Path(path).write_text(render_html(G, seed), encoding="utf-8", newline="\n")
+def write_html(G: nx.DiGraph, path: Target, seed: int = 42) -> None:
+    """Write the interactive page for the graph as one UTF-8 file (a path or an open file)."""
+    page = render_html(G, seed)
+    with text_output(path) as handle:
+        handle.write(page)
 
 
 exporters.register("html", func=write_html)

@@ -10,7 +10,6 @@ instance base), provenance with NIF 2.0 spans and reified `rdf:Statement`s (CS-K
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Callable
 
 import networkx as nx
@@ -19,6 +18,7 @@ from rdflib import Graph, URIRef
 from kg.exporters.rdf_blocks import Iris, iter_blocks  # noqa: F401  (Iris: part of the API)
 from kg.exporters.rdf_terms import (PREFIXES, Block, Iri, jsonld_header, jsonld_node, ntriples_block, rdflib_object,
                                     turtle_block, turtle_header)
+from kg.exporters.target import Target, text_output
 from kg.registry import exporters
 
 
@@ -42,27 +42,27 @@ MLKG, SCHEMA, NIF, ITSRDF, DCTERMS, PROV, RDF, RDFS, SKOS, XSD = (Terms(PREFIXES
     "mlkg", "schema", "nif", "itsrdf", "dcterms", "prov", "rdf", "rdfs", "skos", "xsd"))
 
 
-def stream(G: nx.DiGraph, path: str | Path, header: str, write_block: Callable[[Iri, Block], str],
+def stream(G: nx.DiGraph, path: Target, header: str, write_block: Callable[[Iri, Block], str],
            separator: str = "", footer: str = "") -> None:
     """Write `header`, each block as it is generated (joined by `separator`), then `footer`."""
-    with open(path, "w", encoding="utf-8", newline="\n") as out:
+    with text_output(path) as out:
         out.write(header)
         for n, (subject, block) in enumerate(iter_blocks(G)):
             out.write(separator + write_block(subject, block) if n else write_block(subject, block))
         out.write(footer)
 
 
-def write_ntriples(G: nx.DiGraph, path: str | Path) -> None:
+def write_ntriples(G: nx.DiGraph, path: Target) -> None:
     """Write N-Triples (UTF-8), subject by subject in node order, each line once."""
     stream(G, path, "", ntriples_block)
 
 
-def write_turtle(G: nx.DiGraph, path: str | Path) -> None:
+def write_turtle(G: nx.DiGraph, path: Target) -> None:
     """Write Turtle, one statement per subject in node order."""
     stream(G, path, turtle_header(), turtle_block)
 
 
-def write_jsonld(G: nx.DiGraph, path: str | Path) -> None:
+def write_jsonld(G: nx.DiGraph, path: Target) -> None:
     """Write flattened JSON-LD with an inline context, one node object per line (no blank nodes)."""
     stream(G, path, jsonld_header(), jsonld_node, separator=",\n", footer="\n ]\n}\n")
 

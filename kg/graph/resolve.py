@@ -123,7 +123,7 @@ def make_entities(groups: dict[str, list[Mention]], members: dict[str, list[str]
     """One entity per group: majority type, canonical label, id from the label (unique: -2, -3...).
     The label candidates are the written forms and the long forms papers define the group's acronyms by."""
     order = sorted(groups, key=lambda k: (-len({m.paper_id for m in groups[k]}), k))
-    taken: Counter = Counter()
+    taken: set[str] = set()
     entities, entity_of = [], {}
     for key in order:
         group = groups[key]
@@ -135,12 +135,21 @@ def make_entities(groups: dict[str, list[Mention]], members: dict[str, list[str]
             for member in members[key]:
                 papers.update(spelled.get(member, {}))
         label = choose_label(forms + Counter(dict.fromkeys(papers, 0)), papers)
-        base = f"{entity_type}:{slug(label)}"
-        taken[base] += 1
-        entity_of[key] = base if taken[base] == 1 else f"{base}-{taken[base]}"
+        entity_of[key] = unique_id(f"{entity_type}:{slug(label)}", taken)
         others = set(forms) | {m.name for m in group}
         entities.append(Entity(entity_of[key], entity_type, label, tuple(sorted(others - {label}))))
     return sorted(entities, key=lambda e: e.id), entity_of
+
+
+def unique_id(entity_id: str, taken: set[str]) -> str:
+    """`entity_id`, or with the first free suffix (-2, -3...) when another entity has it already
+    (a suffix never takes an id that a later label slugs to: all ids are checked)."""
+    unique, number = entity_id, 1
+    while unique in taken:
+        number += 1
+        unique = f"{entity_id}-{number}"
+    taken.add(unique)
+    return unique
 
 
 def link_papers(groups: dict[str, list[Mention]], entity_of: dict[str, str],
