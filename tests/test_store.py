@@ -16,7 +16,8 @@ from kg.exporters.rdf import write_turtle
 from kg.quality.check import shacl_violations
 from kg.query.sparql import QueryError, run_query
 from kg.query.store import StoreError, ensure_store, export_digest, open_store
-from tests.test_rdf import ROOT, make_graph
+from tests.support import ROOT
+from tests.support import rdf_graph as make_graph
 
 COUNT = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
 
