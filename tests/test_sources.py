@@ -68,3 +68,13 @@ def test_an_edit_changes_the_code_digest_iff_extraction_reads_the_file(installed
     done = subprocess.run([sys.executable, "-c", DIGEST_AFTER_EDITS, *EDITS], cwd=installed_copy,
                           capture_output=True, text=True, check=True)
     assert json.loads(done.stdout) == EDITS
+
+
+def test_one_build_entry_point() -> None:
+    """kg build, kg eval, kg bench and scripts go through kg.run.build.build; only it composes the stages."""
+    graph = import_graph()
+    assert {m for m, imports in graph.items() if "kg.run.pipeline" in imports} == {"kg.run.build"}
+    assert {"kg.cli.main", "kg.cli.eval", "kg.quality.bench", "kg.cli.bench"} <= {
+        m for m, imports in graph.items() if "kg.run.build" in imports}
+    script = (ROOT / "scripts" / "bench_quality.py").read_text(encoding="utf-8")
+    assert "from kg.run.build import BuildConfig, build" in script

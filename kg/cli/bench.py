@@ -72,8 +72,11 @@ def bench_inputs(corpus: Path, synthetic: int, work: Path) -> tuple[list[Path], 
 def one_run(paths: list[Path], extra: Path, model: str, spec, jobs: int, work: Path,
             parse: bool, serial: bool, incremental: bool) -> list[Measurement]:
     """One repetition: bare parse, cold/warm/+1% builds with 1 process, a cold build with `jobs`."""
-    from kg.quality.bench import bare_parse, full_build, in_fresh_process
-    from kg.run.build import BuildOptions
+    from kg.quality.bench import BENCH_FORMATS, bare_parse, full_build, in_fresh_process
+    from kg.run.build import BuildConfig
+
+    def config(jobs: int, cache: Path) -> BuildConfig:
+        return BuildConfig(spec, model=model, formats=BENCH_FORMATS, jobs=jobs, cache_dir=cache)
 
     results = []
     if parse:
@@ -81,16 +84,13 @@ def one_run(paths: list[Path], extra: Path, model: str, spec, jobs: int, work: P
         results.append(in_fresh_process(bare_parse, paths, model, True))
     cache = work / "cache-1"
     if serial:
-        results.append(in_fresh_process(full_build, "build cold, 1 job", paths, model, spec,
-                                        BuildOptions(jobs=1, cache_dir=cache)))
+        results.append(in_fresh_process(full_build, "build cold, 1 job", paths, config(1, cache)))
     if serial and incremental:
-        results.append(in_fresh_process(full_build, "build warm", paths, model, spec,
-                                        BuildOptions(jobs=1, cache_dir=cache)))
-        results.append(in_fresh_process(full_build, "build +1% new", paths + [extra], model, spec,
-                                        BuildOptions(jobs=1, cache_dir=cache)))
+        results.append(in_fresh_process(full_build, "build warm", paths, config(1, cache)))
+        results.append(in_fresh_process(full_build, "build +1% new", paths + [extra], config(1, cache)))
     if jobs > 1:
-        results.append(in_fresh_process(full_build, f"build cold, {jobs} jobs", paths, model, spec,
-                                        BuildOptions(jobs=jobs, cache_dir=work / f"cache-{jobs}")))
+        results.append(in_fresh_process(full_build, f"build cold, {jobs} jobs", paths,
+                                        config(jobs, work / f"cache-{jobs}")))
     return results
 
 

@@ -32,17 +32,18 @@ def gold_papers(records: list[dict], file: str) -> list[Paper]:
 
 def evaluate_file(gold: Path, model: str = DEFAULT_MODEL, extractor_names: Optional[tuple[str, ...]] = None) -> Scores:
     """Build the gold file's abstracts with the extractors and score the graph."""
-    from kg.extractors import DEFAULT_EXTRACTORS, build_extract
-    from kg.nlp.load import load_nlp
+    from kg.extractors import DEFAULT_EXTRACTORS, VERSION, build_extract
+    from kg.io.corpus import Corpus
     from kg.quality.evaluate import gold_items, graph_items, read_gold, score
-    from kg.run.pipeline import build
+    from kg.run.build import BuildConfig, BuildHooks, build
+    from kg.run.engines import ExtractSpec
 
     records = read_gold(gold)
-    nlp, warning = load_nlp(model)
-    if warning:
-        Console(stderr=True).print(f"warning: {warning}", markup=False)
-    graph, _ = build(gold_papers(records, gold.name), nlp, build_extract(extractor_names or DEFAULT_EXTRACTORS))
-    return score(graph_items(graph), gold_items(records))
+    spec = ExtractSpec(build_extract, args=(extractor_names or DEFAULT_EXTRACTORS,), version=VERSION)
+    warn = Console(stderr=True, highlight=False)
+    report = build(Corpus(gold_papers(records, gold.name)), BuildConfig(spec, model=model),
+                   hooks=BuildHooks(warn=lambda w: warn.print(f"warning: {w}", markup=False)))
+    return score(graph_items(report.graph), gold_items(records))
 
 
 def row(name: str, prf: PRF) -> str:

@@ -36,6 +36,11 @@ FORMATS = "ttl, nt, jsonld, graphml, html"  # the built-in exporters (a test kee
 ENGINE_NAMES = "local, dask"  # the built-in engines (a test keeps this in step with the registry)
 
 
+def split(names: str) -> tuple[str, ...]:
+    """The non-empty names of a comma-separated option."""
+    return tuple(name.strip() for name in names.split(",") if name.strip())
+
+
 def show_version(value: bool) -> None:
     """Print the version and stop (the --version flag)."""
     if value:
@@ -84,18 +89,18 @@ def build(
 ) -> None:
     """Read abstracts, extract entities, link them and write the graph exports."""
     from kg.extractors import DEFAULT_EXTRACTORS, VERSION, build_extract, expand
-    from kg.run.build import BuildOptions, run_build
     from kg.registry import engines, lookup
+    from kg.run.build import BuildConfig, run_build
     from kg.run.engines import ExtractSpec
 
     lookup(engines, engine)  # an unknown engine fails before any work, naming the valid ones
-    options = BuildOptions(jobs, engine, scheduler, cache_dir, not no_cache)
-    names = tuple(n.strip() for n in extractor_names.split(",") if n.strip()) or DEFAULT_EXTRACTORS
+    names = split(extractor_names) or DEFAULT_EXTRACTORS
+    expand(names)
+    config = BuildConfig(ExtractSpec(build_extract, args=(names,), version=VERSION), model=model,
+                         formats=split(formats), views=split(views), base_iri=base_iri, engine=engine, jobs=jobs,
+                         scheduler=scheduler, cache_dir=cache_dir, use_cache=not no_cache)
     try:
-        expand(names)
-        run_build(paths, out_dir, [f.strip() for f in formats.split(",") if f.strip()], model, base_iri,
-                  quiet, out, err, ExtractSpec(build_extract, args=(names,), version=VERSION), options,
-                  [v.strip() for v in views.split(",") if v.strip()])
+        run_build(paths, out_dir, config, out, err, quiet)
     except OSError as error:
         if error.filename:
             raise

@@ -9,12 +9,12 @@ import resource
 import tempfile
 import threading
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any, Callable
 
-from kg.run.build import BuildOptions, execute_build
+from kg.run.build import BuildConfig, build
 from kg.run.engines import ExtractSpec
 from kg.run.outputs import choose_writers
 from kg.io.readers import read_corpus
@@ -117,28 +117,28 @@ def bare_parse(paths: list[Path], model: str, fast: bool = False) -> Measurement
     return fill_memory(Measurement(label, len(texts), sum(stages.values()), stages), tree)
 
 
-def full_build(label: str, paths: list[Path], model: str, spec: ExtractSpec, options: BuildOptions,
-               formats: tuple[str, ...] = BENCH_FORMATS) -> Measurement:
+def full_build(label: str, paths: list[Path], config: BuildConfig) -> Measurement:
     """The whole build (read, extract, resolve, exports) into a temporary directory."""
-    writers, missing = available_writers(formats)
+    formats, missing = available_formats(config.formats)
     with tempfile.TemporaryDirectory(prefix="kg-bench-") as out, TreeMemory() as tree:
-        report = execute_build(paths, Path(out), writers, model, "https://w3id.org/paperkg/", spec, options)
+        report = build(paths, replace(config, formats=formats), Path(out))
     note = f"exporters missing: {', '.join(missing)}" if missing else ""
     if report.cache:
         note = "; ".join(filter(None, [note, "cache " + report.cache.split(" in ")[0]]))
     return fill_memory(Measurement(label, report.stats.papers, report.seconds, report.stages, note=note), tree)
 
 
-def available_writers(formats: tuple[str, ...]) -> tuple[list[tuple[str, Callable]], list[str]]:
-    """The exporters that exist now, and the names of those that do not (yet)."""
-    writers, missing = [], []
+def available_formats(formats: tuple[str, ...]) -> tuple[tuple[str, ...], list[str]]:
+    """The formats whose exporters exist now, and the names of those that do not (yet)."""
+    kept, missing = [], []
     for name in formats:
         try:
-            writers.extend(choose_writers([name]))
+            choose_writers([name])
+            kept.append(name)
         except Exception as error:  # noqa: BLE001  (exporters may be under construction)
             log.warning("exporter %s unavailable: %s", name, error)
             missing.append(name)
-    return writers, missing
+    return tuple(kept), missing
 
 
 def in_fresh_process(function: Callable[..., Measurement], *args: Any) -> Measurement:

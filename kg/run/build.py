@@ -1,41 +1,64 @@
-"""The build command's work: read, extract with progress, assemble, export, summarise."""
+"""The one build entry point: read (or take) papers, extract (engine, cache), resolve, graph, export.
+
+`kg build`, `kg eval`, `kg bench` and scripts all call `build(inputs, config)`; `run_build` adds the
+command line's progress bar and summary. One frozen `BuildConfig` says how.
+"""
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Sequence, Union
 
+import networkx as nx
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from kg.run.engines import EngineOptions, ExtractSpec, WorkerSpec, as_spec, model_fingerprint
-from kg.extraction.interface import ExtractFn, too_long
-from kg.nlp.load import BLANK, load_nlp
-from kg.run.outputs import choose_writers, write_exports
-from kg.run.pipeline import BuildStats, Progress as ProgressFn, assemble, extract_all
+from kg.extraction.interface import too_long
 from kg.io.readers import Corpus, read_corpus
+from kg.nlp import BLANK, DEFAULT_MODEL
+from kg.run.engines import EngineOptions, ExtractSpec, WorkerSpec, model_fingerprint
+from kg.run.outputs import choose_writers, write_exports
+from kg.run.pipeline import BuildStats, assemble, extract_all
 from kg.run.timing import stage
+from kg.types import DEFAULT_BASE_IRI
+
+DEFAULT_FORMATS = ("ttl", "graphml", "html")
 
 
-@dataclass
-class BuildOptions:
-    """How extraction runs: engine, processes, and the per-paper cache."""
+@dataclass(frozen=True)
+class BuildConfig:
+    """Everything a build needs besides its inputs; frozen, so one value describes one build."""
 
-    jobs: int = 1
+    extract: ExtractSpec  # how each worker makes the extract function (the CLI wires kg.extractors in)
+    model: str = DEFAULT_MODEL
+    formats: tuple[str, ...] = DEFAULT_FORMATS
+    views: tuple[str, ...] = ("full",)
+    base_iri: str = DEFAULT_BASE_IRI
     engine: str = "local"
+    jobs: int = 1
     scheduler: str | None = None
     cache_dir: Path | None = None
     use_cache: bool = True
 
 
+@dataclass(frozen=True)
+class BuildHooks:
+    """What a caller hears during a build (all optional): papers read, papers extracted, warnings."""
+
+    on_read: Callable[[int], None] | None = None
+    progress: Callable[[int], None] | None = None
+    warn: Callable[[str], None] | None = None
+
+
 @dataclass
 class BuildReport:
-    """What a build did, for the summary."""
+    """What a build did: the corpus, the graph and its figures, files written, warnings, timing."""
 
     corpus: Corpus
     stats: BuildStats
+    graph: nx.DiGraph | None = None
     outputs: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -43,53 +66,53 @@ class BuildReport:
     cache: str | None = None
 
 
-def run_build(paths: list[Path], out_dir: Path, formats: list[str], model: str, base_iri: str,
-              quiet: bool, out: Console, err: Console, make_extract: Callable[[], ExtractFn] | ExtractSpec,
-              options: BuildOptions | None = None, views: Sequence[str] = ("full",)) -> BuildReport:
-    """Build the graph of `paths` into `out_dir` and print the summary."""
-    writers = choose_writers(formats, views)
-    with progress_bar(err, quiet or not err.is_terminal) as bar:
-        task = bar.add_task("extracting", total=None)
-
-        def on_read(total: int) -> None:
-            bar.update(task, total=total)
-
-        report = execute_build(paths, out_dir, writers, model, base_iri, as_spec(make_extract),
-                               options or BuildOptions(), lambda n: bar.advance(task, n), on_read,
-                               lambda w: err.print(f"warning: {w}", soft_wrap=True))
-    print_summary(report, out)
-    return report
+Inputs = Union[Sequence[Path], Corpus]
 
 
-def execute_build(paths: list[Path], out_dir: Path, writers: list[tuple[str, Callable]], model: str,
-                  base_iri: str, spec: ExtractSpec, options: BuildOptions,
-                  progress: ProgressFn | None = None, on_read: Callable[[int], None] | None = None,
-                  warn: Callable[[str], None] | None = None) -> BuildReport:
-    """Read, extract (engine, cache), resolve, build the graph and export; time each stage."""
+def build(inputs: Inputs, config: BuildConfig, out_dir: Path | None = None,
+          hooks: BuildHooks = BuildHooks()) -> BuildReport:
+    """Build the graph of `inputs` (files/folders to read, or a corpus already read) and, unless
+    `out_dir` is None, write the chosen exports there; time each stage."""
+    writers = choose_writers(list(config.formats), config.views) if out_dir is not None else []
     started = time.perf_counter()
     stages: dict[str, float] = {}
     with stage(stages, "read"):
-        corpus = read_corpus(paths)
-    nlp_warning = model_warning(model)
-    corpus.warnings.extend(filter(None, map(too_long, corpus.papers)))
-    for warning in corpus.warnings + ([nlp_warning] if nlp_warning else []):
-        if warn:
-            warn(warning)
-    if on_read:
-        on_read(len(corpus.papers))
-    cache = open_cache(options, spec, model)
-    engine = EngineOptions(engine=options.engine, jobs=options.jobs, scheduler=options.scheduler)
+        corpus = inputs if isinstance(inputs, Corpus) else read_corpus(list(inputs))
+    warnings = corpus.warnings + list(filter(None, map(too_long, corpus.papers)))
+    nlp_warning = model_warning(config.model)
+    warnings += [nlp_warning] if nlp_warning else []
+    for warning in warnings:
+        if hooks.warn:
+            hooks.warn(warning)
+    if hooks.on_read:
+        hooks.on_read(len(corpus.papers))
+    cache = open_cache(config)
+    engine = EngineOptions(engine=config.engine, jobs=config.jobs, scheduler=config.scheduler)
     with stage(stages, "extract"):
-        extractions = extract_all(corpus.papers, WorkerSpec(model, spec), engine, cache, progress)
+        extractions = extract_all(corpus.papers, WorkerSpec(config.model, config.extract), engine, cache,
+                                  hooks.progress)
     with stage(stages, "resolve+graph"):
-        graph, stats = assemble(corpus.papers, extractions, base_iri, len(corpus.skipped))
+        graph, stats = assemble(corpus.papers, extractions, config.base_iri, len(corpus.skipped))
     del extractions
-    outputs = write_exports(graph, out_dir, writers, stages, processes=options.jobs)
-    report = BuildReport(corpus, stats, outputs, corpus.warnings + ([nlp_warning] if nlp_warning else []),
-                         stages=stages)
+    outputs = write_exports(graph, out_dir, writers, stages, processes=config.jobs) if out_dir is not None else []
+    report = BuildReport(corpus, stats, graph, outputs, warnings, stages=stages)
     if cache:
         report.cache = f"{cache.hits} reused, {cache.misses} extracted ({cache.corrupt} corrupt) in {cache.directory}"
     report.seconds = time.perf_counter() - started
+    return report
+
+
+def run_build(paths: Sequence[Path], out_dir: Path, config: BuildConfig, out: Console, err: Console,
+              quiet: bool = False) -> BuildReport:
+    """`kg build`: build with a progress bar on stderr, then print the summary."""
+    choose_writers(list(config.formats), config.views)  # unknown formats or views fail before any work
+    with progress_bar(err, quiet or not err.is_terminal) as bar:
+        task = bar.add_task("extracting", total=None)
+        hooks = BuildHooks(on_read=lambda total: bar.update(task, total=total),
+                           progress=lambda n: bar.advance(task, n),
+                           warn=lambda w: err.print(f"warning: {w}", soft_wrap=True))
+        report = build(paths, config, out_dir, hooks)
+    print_summary(report, out)
     return report
 
 
@@ -97,20 +120,22 @@ def model_warning(model: str) -> str | None:
     """The warning load_nlp would give for `model`, without loading an installed model."""
     from spacy import util
 
+    from kg.nlp.load import load_nlp
+
     if model == BLANK or util.is_package(model) or Path(model).exists():
         return None
     return load_nlp(model)[1]
 
 
-def open_cache(options: BuildOptions, spec: ExtractSpec, model: str):
+def open_cache(config: BuildConfig):
     """The per-paper cache for this extraction setup, or None with --no-cache."""
-    if not options.use_cache:
+    if not config.use_cache:
         return None
     from kg import __version__
     from kg.run.cache import PaperCache, default_cache_dir, setup_salt
 
-    salt = setup_salt(extract=spec.fingerprint(), model=model_fingerprint(model), paperkg=__version__)
-    return PaperCache(options.cache_dir or default_cache_dir(), salt)
+    salt = setup_salt(extract=config.extract.fingerprint(), model=model_fingerprint(config.model), paperkg=__version__)
+    return PaperCache(config.cache_dir or default_cache_dir(), salt)
 
 
 def progress_bar(console: Console, disable: bool) -> Progress:

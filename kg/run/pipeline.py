@@ -4,16 +4,14 @@ from __future__ import annotations
 from collections import Counter
 from contextlib import closing
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable
 
 import networkx as nx
-from spacy.language import Language
 
-from kg.extraction.interface import ExtractFn, Extraction
+from kg.extraction.interface import Extraction
 from kg.graph.build import DEFAULT_BASE_IRI, to_networkx
 from kg.graph.resolve import resolve
 from kg.run.engines import EngineOptions, WorkerSpec, run_extraction
-from kg.run.worker import extract_papers
 from kg.types import Paper
 
 if TYPE_CHECKING:
@@ -67,14 +65,3 @@ def assemble(papers: list[Paper], extractions: Iterable[Extraction], base_iri: s
                        entities=Counter(e.type for e in entities), links=len(links),
                        relations=graph.number_of_edges() - len(links))
     return graph, stats
-
-
-def build(papers: list[Paper], nlp: Language, extract: ExtractFn, base_iri: str = DEFAULT_BASE_IRI,
-          skipped: int = 0, progress: Callable[[int], None] | None = None) -> tuple[nx.DiGraph, BuildStats]:
-    """The whole local build over papers already read."""
-    extractions = []
-    for _, extraction in extract_papers(papers, nlp, extract):
-        extractions.append(extraction)
-        if progress:
-            progress(1)
-    return assemble(papers, extractions, base_iri, skipped)
