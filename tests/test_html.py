@@ -213,6 +213,8 @@ def test_paper_panel_shows_id_metadata_and_clean_abstract(browser, make_graph, t
     session, start = open_page(browser, path)
     js(browser, session, "kgApp.focusNode(kgApp.nodes.findIndex(n => n.id === 'paper:p8'))")
     assert js(browser, session, "document.getElementById('paper-id').value") == "p8"
+    js(browser, session, "document.querySelector('#paper-id + button').click()")
+    assert js(browser, session, "window.getSelection().toString() || document.activeElement.value") == "p8"
     details = js(browser, session, "document.getElementById('details').textContent")
     assert "We train Hybrid on the Quux corpus." in details and "textbf" not in details
     assert "ICLR" in details and "2024" in details and "p8.txt#1" in details and "Hybrid training" in details

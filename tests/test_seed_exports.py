@@ -130,6 +130,10 @@ def test_html_opens_as_a_labelled_map_with_named_communities_and_an_overview(bro
     drawn = [b["text"] for b in boxes if b["kind"] == "community"]
     assert len(legend) >= 3 and drawn and all(any(legend_name.startswith(name) for legend_name in legend)
                                               for name in drawn)
+    js(browser, session, "document.querySelector('#community-list li .link').click()")
+    assert js(browser, session, "document.getElementById('panel').dataset.node") == "community:0"
+    members = js(browser, session, "[...document.querySelectorAll('#details li .link')].map(a => a.textContent)")
+    assert legend[0].startswith(" · ".join(members[:3]))  # named by its top entities, listed first
     biggest = max((n for n, d in graph.nodes(data=True) if d["kind"] == "entity"), key=lambda n: graph.nodes[n]["papers"])
     assert any(graph.nodes[biggest]["label"].startswith(b["text"].rstrip("…")) for b in labels)
     js(browser, session, "document.getElementById('tab-overview').click()")

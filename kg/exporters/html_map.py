@@ -29,6 +29,8 @@ NAME_ENTITIES = 3  # entities in a community's name
 RESOLUTION = 2.0  # Louvain resolution: above 1 splits a 5k-paper field into ~25 topics instead of ~9
 NAMED_SIZE = 3  # smaller communities get no name
 PARTNERS = 3  # strongest co-occurrence partners kept per entity for drawing
+GRAVITY = np.array([0.985, 0.96])  # per-round pull of community disks towards the centre (x, y)
+ASPECT = 1.5  # width / height of the ring of small communities
 
 
 @dataclass(frozen=True)
@@ -172,10 +174,11 @@ def community_centres(groups, number, pairs, radii: np.ndarray, seed: int) -> np
     centres[named] = pack(coords, radii[named])
     rest = [k for k in range(n) if k not in set(named)]
     if rest:
-        outer = float(max(np.sqrt((centres[named] ** 2).sum(axis=1)) + radii[named])) + SPACING * 2
+        height = float(max(np.abs(centres[named][:, 1]) + radii[named])) + SPACING * 2
+        width = max(float(max(np.abs(centres[named][:, 0]) + radii[named])) + SPACING * 2, height * ASPECT)
         for j, k in enumerate(rest):
             angle = 2 * math.pi * j / len(rest)
-            centres[k] = (outer + radii[k]) * math.cos(angle), (outer + radii[k]) * math.sin(angle)
+            centres[k] = (width + radii[k]) * math.cos(angle), (height + radii[k]) * math.sin(angle)
     return centres
 
 
@@ -188,7 +191,7 @@ def pack(coords: np.ndarray, radii: np.ndarray, gap: float = SPACING, rounds: in
     centres = centres * (radii.sum() / spread)
     for step in range(rounds):
         if step < rounds - 100:
-            centres *= 0.97  # gravity; the last rounds only remove overlaps
+            centres *= GRAVITY  # pulls harder vertically: a wide map for a wide screen; the last rounds only separate
         delta = centres[:, None, :] - centres[None, :, :]
         dist = np.sqrt((delta ** 2).sum(axis=2)) + np.eye(len(centres))
         overlap = np.maximum(radii[:, None] + radii[None, :] + gap - dist, 0)
@@ -253,12 +256,12 @@ def jitter(centre: np.ndarray, rng: np.random.Generator, radius: float) -> tuple
 
 
 def ring(pos: dict, nodes: list[Node], rng: np.random.Generator) -> None:
-    """Place `nodes` evenly on a ring just outside everything placed so far."""
+    """Place `nodes` evenly on a wide ellipse just outside everything placed so far."""
     if not nodes:
         return
     placed = np.array(list(pos.values())) if pos else np.zeros((1, 2))
     radius = float(np.sqrt((placed ** 2).sum(axis=1)).max()) + SPACING * 3
-    radius = max(radius, SPACING * len(nodes) / (2 * math.pi))
+    radius = max(radius, SPACING * len(nodes) / (2 * math.pi * ASPECT))
     for k, node in enumerate(nodes):
         angle = 2 * math.pi * k / len(nodes)
-        pos[node] = (radius * math.cos(angle), radius * math.sin(angle))
+        pos[node] = (radius * ASPECT * math.cos(angle), radius * math.sin(angle))
