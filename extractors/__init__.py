@@ -13,7 +13,7 @@ RULES = ("gazetteer", "acronyms", "shapes", "chunks", "proposals")
 PRESETS = {"rules": RULES}  # a name that stands for several
 DEFAULT_EXTRACTORS = RULES
 DEFAULT_RELATORS = ("sentence_cues",)
-VERSION = "0.7.0"  # bump when extraction output changes (part of cache keys)
+VERSION = "0.7.1"  # bump when extraction output changes (part of cache keys)
 
 
 def choices() -> str:

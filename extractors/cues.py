@@ -14,7 +14,7 @@ from kg.graph.resolve import singular
 KIND_HEADS = {**{w: "method" for w in METHOD_HEADS}, **{w: "model" for w in MODEL_HEADS},
               **{w: "dataset" for w in DATASET_HEADS}, **{w: "metric" for w in METRIC_HEADS}}
 SHAPES = (
-    (re.compile(r"(?i)(?:bench|set|corpus|data|qa|world|worlds|eval|arena|gym)$|-LT$"), "dataset"),
+    (re.compile(r"(?i)(?:bench|set|corpus|data|qa|world|eval|arena|gym)$|-LT$"), "dataset"),
     (re.compile(r"@|^(?:mAP|BLEU|ROUGE\S*|F1|AUC\S*)$"), "metric"),
     (re.compile(r"(?:Net|GPT|BERT|LM|Former|former|GAN|VAE|ViT|LLaMA|Llama|Qwen|Gemma|Mistral|Phi|Claude|"
                 r"Gemini|DeepSeek|Olmo|OLMo|T5)(?:\b|\d|-|$)|\d+(?:\.\d+)?[BM]\b"), "model"),

@@ -7,7 +7,7 @@ from spacy.tokens import Doc, Span
 
 BRACKETS = re.compile(r"\[([^\[\]]{2,120})\]")
 CITATION_ITEM = re.compile(r"^(?:[A-Z][A-Za-z+]*\d{2}(?:\d{2})?[a-z]?|.*\bet al\b.*|.*\b(?:19|20)\d{2}[a-z]?)$")
-# Capitalised words that, followed by a number, point into the paper (Theorem 1.5, Table 2), not to an entity.
+# Capitalised words that, followed by a number, point into the paper (Theorem 2, Table 3), not to an entity.
 REFERENCE_WORDS = frozenset(
     "Theorem Lemma Corollary Proposition Definition Section Sec Figure Fig Table Appendix Eq Equation "
     "Algorithm Assumption Remark Example Chapter Conjecture Claim Line".split()
@@ -21,7 +21,7 @@ ADJECTIVE_SUFFIXES = frozenset(
 
 
 def citation_ranges(text: str) -> list[tuple[int, int]]:
-    """Character ranges of bracketed citation lists: `[PS86]`, `[Smith et al., 2020; Lee 2021]`."""
+    """Character ranges of bracketed citation lists: `[AB99]`, `[Smith et al., 2020; Lee 2021]`."""
     ranges = []
     for match in BRACKETS.finditer(text):
         items = [i.strip() for i in re.split(r"[,;]", match.group(1)) if i.strip()]
@@ -36,12 +36,12 @@ def inside(start: int, end: int, ranges: list[tuple[int, int]]) -> bool:
 
 
 def is_reference(span: Span) -> bool:
-    """`Theorem 1.5`, `Table 2`: a pointer into the paper."""
+    """`Theorem 2`, `Table 3`: a pointer into the paper."""
     return span[0].text in REFERENCE_WORDS
 
 
 def is_modifier_compound(word: str) -> bool:
-    """A hyphenated modifier, not a name: `GAN-based`, `RL-only`, `non-Gaussian`, `near-OOD`, `speech-to-LLM`."""
+    """A hyphenated modifier, not a name: `GAN-based`, `RL-only`, `non-Gaussian`, `multi-GPU`, `text-to-SQL`."""
     parts = word.split("-")
     if len(parts) < 2 or not all(parts):
         return False
@@ -51,7 +51,7 @@ def is_modifier_compound(word: str) -> bool:
     return first_plain and (len(parts) == 2 or "to" in parts[1:-1]) and any(c.isupper() for c in word)
 
 
-COMBINATION = re.compile(r"[A-Za-z0-9]\+[A-Za-z]")  # `PC-ERM+HPM`, `GPT-4+RAG`; not `IGEV++` or `C++`
+COMBINATION = re.compile(r"[A-Za-z0-9]\+[A-Za-z]")  # `BERT+CRF`, `GPT-4+RAG`; not `UNet++` or `C++`
 
 
 def is_combination(word: str) -> bool:

@@ -15,10 +15,9 @@ TASK_HEADS = words(
     "retrieval synthesis prediction forecasting summarization summarisation parsing tracking reconstruction "
     "localization localisation captioning answering generalization generalisation adaptation identification "
     "re-identification reidentification quantification completion search editing planning navigation "
-    "compression anonymization anonymisation de-identification deidentification teleoperation watermarking "
-    "recommendation interpretability discovery testing sparsification labeling labelling tagging extraction "
-    "verification super-resolution denoising transcription diarization decision-making discernment "
-    "inference engineering modeling modelling answering grounding matching alignment imputation "
+    "compression watermarking recommendation interpretability discovery testing labeling labelling tagging "
+    "extraction verification super-resolution denoising transcription diarization decision-making "
+    "inference engineering modeling modelling grounding matching alignment imputation "
     "clustering ranking regression control manipulation reasoning"
 )
 METHOD_HEADS = words(
@@ -27,8 +26,8 @@ METHOD_HEADS = words(
     "optimisation sampling scaling probing prompting attention pooling dropout augmentation hashing "
     "algorithm method technique framework pipeline mechanism module strategy procedure loss objective "
     "regularizer kernel prior intervention vector embedding encoding transformation rule quantization "
-    "pruning feedback retargeting inpainting backpropagation back-propagation propagation bootstrapping "
-    "boosting ensembling merging test approximation estimator matching diagonalisation diagonalization "
+    "pruning feedback inpainting backpropagation back-propagation propagation bootstrapping "
+    "boosting ensembling merging test approximation estimator matching "
     "conditioning aggregation ascent simulator simulation analysis editing decoding interpolation "
     "relaxation programming unlearning initialization initialisation clipping smoothing"
 )
@@ -85,9 +84,9 @@ PROPOSAL_VERBS = words(
 COINED = re.compile(
     r"^(?=.*[A-Za-z])(?:"
     r"[A-Z]{2,}[A-Za-z0-9+]*"  # acronyms: LLM, GPT, RoBERTa-like leading caps
-    r"|[A-Za-z]*[a-z][A-Z][A-Za-z0-9+]*"  # inner capital: DeepSeek, HumanStereo, wav2Vec
+    r"|[A-Za-z]*[a-z][A-Z][A-Za-z0-9+]*"  # inner capital: DeepSeek, PyTorch, wav2Vec
     r"|[A-Za-z]+\d[A-Za-z0-9.+]*"  # letters then digits: GPT4, Qwen3, CIFAR10
-    r"|\d+[A-Za-z][A-Za-z0-9]*"  # digits then letters: 3D, 8B, 2NL
+    r"|\d+[A-Za-z][A-Za-z0-9]*"  # digits then letters: 3D, 8B, 4K
     r"|[A-Z][A-Za-z]*\+\+"  # plus-plus names
     r")$"
 )

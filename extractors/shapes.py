@@ -35,7 +35,7 @@ BARE_ACRONYM = re.compile(r"^[A-Z]{2,3}s?$")  # untyped, it needs the paper to r
 
 @lru_cache(maxsize=1 << 16)
 def is_coined(word: str) -> bool:
-    """A word whose shape marks it as a name: LLM, DeepSeek-R1, Qwen3, IGEV++, Isharah-Selfie, pass@64."""
+    """A word whose shape marks it as a name: LLM, DeepSeek-R1, Qwen3, UNet++, Llama-Guard, pass@k."""
     if not word or word in NOT_NAMES or word.rstrip("s") in NOT_NAMES or MODEL_SIZE.match(word) or LETTER_INDEX.fullmatch(word):
         return False
     parts = [p for p in re.split(r"[-/]", word) if p]

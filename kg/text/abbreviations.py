@@ -28,7 +28,7 @@ class Abbreviation:
 
 
 MAX_SHORT = 10
-MAX_COINED_SHORT = 20  # one CamelCase word made of word beginnings (BiasRecBench) may be longer
+MAX_COINED_SHORT = 20  # one CamelCase word made of word beginnings (GloRaMixBench) may be longer
 CAMEL = re.compile(r"^(?:[A-Z][a-z]*\d*){3,}$")
 
 
