@@ -4,7 +4,8 @@
 
 Parameters that name a paper or an entity are set from the graph itself (the most-mentioned entity
 of the right type, the paper with the most mentions), so every query has rows on any corpus.
-Figures: p50/p95 over --runs runs of each query on the warm store, opened read-only as `kg query`
+Figures (wall time, and the CPU time the process used, which a busy shared machine inflates less):
+p50/p95 over --runs runs of each query on the warm store, opened read-only as `kg query`
 opens it; whether `kg serve` answers each exactly as `kg query` does; `kg query` wall time per run
 including process start; store build time from scratch.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -53,15 +55,16 @@ def bench_params(store) -> dict[str, list[str]]:
             "dataset": [most["dataset"]], "task": [most["task"]]}
 
 
-def time_builds(graph: Path, builds: int) -> list[float]:
-    """Seconds to build the store from scratch, each time in a fresh directory."""
-    seconds = []
+def time_builds(graph: Path, builds: int) -> tuple[list[float], list[float]]:
+    """Wall and CPU seconds (all threads) to build the store from scratch, each time in a fresh directory."""
+    walls, cpus = [], []
     for _ in range(builds):
         with tempfile.TemporaryDirectory(prefix="kg-store-bench-") as folder:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             ensure_store(graph, Path(folder))
-            seconds.append(time.perf_counter() - start)
-    return seconds
+            walls.append(time.perf_counter() - start)
+            cpus.append(time.process_time() - cpu)
+    return walls, cpus
 
 
 def time_queries(store, params: dict[str, list[str]], runs: int) -> dict[str, dict]:
@@ -70,12 +73,14 @@ def time_queries(store, params: dict[str, list[str]], runs: int) -> dict[str, di
     for name, named in named_queries().items():
         text = bind_params(named.text, {k: v for k, v in params.items() if k in named.params})
         rows = len(run_store(store, text)[1])  # warm-up, and the row count
-        times = []
+        times, cpu_times = [], []
         for _ in range(runs):
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             run_store(store, text)
             times.append((time.perf_counter() - start) * 1000)
-        table[name] = {"rows": rows, "p50_ms": statistics.median(times), "p95_ms": percentile(times, 0.95)}
+            cpu_times.append((time.process_time() - cpu) * 1000)
+        table[name] = {"rows": rows, "p50_ms": statistics.median(times), "p95_ms": percentile(times, 0.95),
+                       "cpu_p50_ms": statistics.median(cpu_times)}
     return table
 
 
@@ -109,18 +114,20 @@ def endpoint_equality(store, params: dict[str, list[str]]) -> dict[str, bool]:
     return verdicts
 
 
-def time_shell(graph: Path, store_dir: Path, runs: int) -> dict[str, float]:
-    """Median wall seconds of `kg query GRAPH top-datasets` and of `kg --help`, process start included."""
+def time_shell(graph: Path, store_dir: Path, runs: int) -> dict[str, tuple[float, float]]:
+    """Median wall and CPU seconds of `kg query GRAPH top-datasets` and of `kg --help`, process start included."""
     env = {**os.environ, "PAPERKG_STORE_DIR": str(store_dir)}
     kg = [sys.executable, "-m", "kg"]
     result = {}
     for label, args in (("kg query", [*kg, "query", str(graph), "top-datasets", "-f", "csv"]), ("kg --help", [*kg, "--help"])):
-        walls = []
+        walls, cpus = [], []
         for _ in range(runs):
-            start = time.perf_counter()
+            start, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
             subprocess.run(args, check=True, capture_output=True, env=env)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
             walls.append(time.perf_counter() - start)
-        result[label] = statistics.median(walls)
+            cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+        result[label] = (statistics.median(walls), statistics.median(cpus))
     return result
 
 
@@ -140,12 +147,14 @@ def main() -> None:
         queries = time_queries(store, params, args.runs)
         equal = endpoint_equality(store, params)
         shell = time_shell(args.graph, Path(folder), args.shell_runs)
-    print(f"parameters: {json.dumps(params, ensure_ascii=False)}\n\n"
-          "| query | rows | p50 ms | p95 ms | kg serve = kg query |\n|---|---|---|---|---|")
-    for name, figures in queries.items():
-        print(f"| {name} | {figures['rows']} | {figures['p50_ms']:.1f} | {figures['p95_ms']:.1f} | {equal[name]} |")
-    print(f"\nstore build: {statistics.median(builds):.1f} s (median of {len(builds)})")
-    print("\n".join(f"{label}: {seconds:.2f} s wall p50 ({args.shell_runs} runs)" for label, seconds in shell.items()))
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; parameters: {json.dumps(params, ensure_ascii=False)}\n\n"
+          "| query | rows | p50 ms | p95 ms | CPU p50 ms | kg serve = kg query |\n|---|---|---|---|---|---|")
+    for name, f in queries.items():
+        print(f"| {name} | {f['rows']} | {f['p50_ms']:.1f} | {f['p95_ms']:.1f} | {f['cpu_p50_ms']:.1f} | {equal[name]} |")
+    print(f"\nstore build: {statistics.median(builds[0]):.1f} s wall, {statistics.median(builds[1]):.1f} s CPU "
+          f"(medians of {len(builds[0])})")
+    print("\n".join(f"{label}: {wall:.2f} s wall p50, {cpu:.2f} s CPU ({args.shell_runs} runs)"
+                    for label, (wall, cpu) in shell.items()))
     if args.json:
         args.json.write_text(json.dumps({"params": params, "queries": queries, "build_s": builds, "shell_s": shell,
                                          "endpoint_equal": equal},
