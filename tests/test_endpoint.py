@@ -19,7 +19,7 @@ from SPARQLWrapper import CSV, JSON, POST, TSV, XML, SPARQLWrapper
 
 from kg.query.endpoint import Endpoint, negotiate
 from kg.query.sparql import bind_params, literal_value, resolve_query, run_query
-from kg.query.store import open_store
+from kg.query.store import LiveStore, open_store
 from tests.test_queries import CASES, graph_files  # noqa: F401 (the shared fixture)
 
 XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
@@ -167,3 +167,22 @@ def test_kg_serve_says_why_it_cannot_start(graph_files, tmp_path: Path) -> None:
                             timeout=120)
     assert result.returncode == 1 and result.stderr.strip().endswith("reads .ttl/.nt/.jsonld (got .graphml)")
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_kg_serve_follows_its_export_when_the_file_changes(graph_files, tmp_path: Path) -> None:  # noqa: F811
+    export = tmp_path / "graph.nt"
+    export.write_bytes(graph_files["nt"].read_bytes())
+    server = Endpoint(LiveStore(export, tmp_path / "stores"), port=0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    ask = "ASK { <https://x.org/new> ?p ?o }"
+    try:
+        assert fetch(server.url, ask, accept="application/sparql-results+json")[2] == b'{"head":{},"boolean":false}'
+        with export.open("a", encoding="utf-8") as handle:
+            handle.write("<https://x.org/new> <https://x.org/p> <https://x.org/o> .\n")
+        assert fetch(server.url, ask, accept="application/sparql-results+json")[2] == b'{"head":{},"boolean":true}'
+        export.unlink()
+        status, _, body = fetch(server.url, ask)
+        assert status == 503 and b"graph.nt" in body
+    finally:
+        server.shutdown()
+        server.server_close()

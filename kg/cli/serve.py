@@ -18,9 +18,9 @@ def serve_command(
     from kg.cli.errors import fail
     from kg.cli.query import announce_build
     from kg.query.endpoint import serve
-    from kg.query.store import open_store
+    from kg.query.store import LiveStore
 
-    store = open_store(graph, store_dir, announce_build)  # StoreError (a UserError): one line, exit 1
+    store = LiveStore(graph, store_dir, announce_build)  # StoreError (a UserError): one line, exit 1
     try:
         serve(store, port, lambda url: typer.echo(f"SPARQL endpoint (read-only): {url}   Ctrl-C stops it", err=True),
               (lambda line: None) if quiet else None)

@@ -3,7 +3,8 @@
 `GET /sparql?query=…`, `POST /sparql` with a form (`query=…`) or an `application/sparql-query`
 body. Results by content negotiation (`Accept`): SELECT/ASK as SPARQL JSON (default), XML, CSV or
 TSV; CONSTRUCT/DESCRIBE as Turtle (default), N-Triples, RDF/XML or JSON-LD. Updates get 403 and
-SERVICE clauses 400 (`kg.query.checks`); the store itself is opened read-only.
+SERVICE clauses 400 (`kg.query.checks`); the store itself is opened read-only. `kg serve` answers
+from a `LiveStore`: when the export file changes, the next request loads the new version.
 
 It is the standard library's threading HTTP server over the same pyoxigraph store `kg query` reads,
 rather than the `oxigraph` server binary: that server evaluates SERVICE clauses by sending HTTP
@@ -22,6 +23,7 @@ from urllib.parse import parse_qs, urlsplit
 import pyoxigraph as ox
 
 from kg.query.checks import QueryError, refuse_unsafe, syntax_message, update_form
+from kg.query.store import StoreError
 
 PATHS = ("/sparql", "/query")
 MAX_BODY = 10 * 1024 * 1024
@@ -39,13 +41,15 @@ HELP = ("paperkg SPARQL endpoint (read-only).\n"
 
 
 class Endpoint(ThreadingHTTPServer):
-    """An HTTP server holding one read-only store."""
+    """An HTTP server answering from a read-only store (a fixed one, or a `LiveStore` that follows its export)."""
 
     daemon_threads = True
 
-    def __init__(self, store: ox.Store, port: int = 7878, log: Callable[[str], None] | None = None) -> None:
+    def __init__(self, store: ox.Store | Callable[[], ox.Store], port: int = 7878,
+                 log: Callable[[str], None] | None = None) -> None:
         super().__init__(("127.0.0.1", port), Handler)
-        self.store, self.log = store, log
+        self.source = (lambda: store) if isinstance(store, ox.Store) else store
+        self.log = log
 
     @property
     def url(self) -> str:
@@ -99,14 +103,17 @@ class Handler(BaseHTTPRequestHandler):
         if params.keys() & {"default-graph-uri", "named-graph-uri"}:
             return self.error(HTTPStatus.BAD_REQUEST, "this endpoint has one default graph: "
                               "default-graph-uri and named-graph-uri are not supported")
-        text = params["query"][0]
+        text, form = params["query"][0], update_form(params["query"][0])
+        if form:
+            return self.error(HTTPStatus.FORBIDDEN, f"this endpoint is read-only: {form} is refused")
         try:
-            if update_form(text):
-                return self.error(HTTPStatus.FORBIDDEN, f"this endpoint is read-only: {update_form(text)} is refused")
             refuse_unsafe(text)
-            result = self.server.store.query(text)
         except QueryError as error:
             return self.error(HTTPStatus.BAD_REQUEST, str(error))
+        try:
+            result = self.server.source().query(text)
+        except StoreError as error:
+            return self.error(HTTPStatus.SERVICE_UNAVAILABLE, str(error))
         except SyntaxError as error:
             return self.error(HTTPStatus.BAD_REQUEST, syntax_message(error, text))
         except (ValueError, OSError, RuntimeError) as error:
@@ -171,7 +178,8 @@ def interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def serve(store: ox.Store, port: int, on_ready: Callable[[str], None], log: Callable[[str], None] | None = None) -> None:
+def serve(store: ox.Store | Callable[[], ox.Store], port: int, on_ready: Callable[[str], None],
+          log: Callable[[str], None] | None = None) -> None:
     """Serve until interrupted (Ctrl-C) or terminated (SIGTERM)."""
     with Endpoint(store, port, log or (lambda line: print(line, file=sys.stderr))) as endpoint:
         signal.signal(signal.SIGTERM, interrupt)

@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import shutil
+import threading
 import time
 from pathlib import Path
 from typing import Callable
@@ -62,6 +63,30 @@ def open_store(export: str | Path, store_dir: Path | None = None,
                on_build: Callable[[Path], None] | None = None) -> ox.Store:
     """The export's store opened read-only, built first when missing or stale."""
     return ox.Store.read_only(str(ensure_store(Path(export), store_dir or default_store_dir(), on_build)))
+
+
+class LiveStore:
+    """An export's store that follows the file: before each use, a changed export is loaded again."""
+
+    def __init__(self, export: str | Path, store_dir: Path | None = None,
+                 on_build: Callable[[Path], None] | None = None) -> None:
+        self.export, self.store_dir, self.on_build = Path(export), store_dir or default_store_dir(), on_build
+        self._lock = threading.Lock()
+        self._seen: list[int] | None = None
+        self._store: ox.Store | None = None
+        self()
+
+    def __call__(self) -> ox.Store:
+        """The store of the export as it is now (one stat per call; a reload only when it changed)."""
+        try:
+            now = signature(self.export.stat())
+        except OSError as error:
+            raise StoreError(f"{self.export}: {error.strerror or error}; the endpoint answers only from it") from None
+        with self._lock:
+            if now != self._seen or self._store is None:
+                self._store = open_store(self.export, self.store_dir, self.on_build)
+                self._seen = now
+            return self._store
 
 
 def ensure_store(export: Path, store_dir: Path, on_build: Callable[[Path], None] | None = None) -> Path:
