@@ -196,6 +196,14 @@ def test_search_ranks_the_exact_entity_first_and_enter_opens_it(browser, make_gr
     write_html(make_graph(extra), path)
     session, start = open_page(browser, path)
     assert search(browser, session, "net") == "model:net"  # exact label beats prefixes, titles and more papers
+    js(browser, session, "document.getElementById('search').value = ''")
+    js(browser, session, "document.getElementById('search').focus()")
+    browser.send("Input.insertText", session, text="netty")
+    for key, code in (("ArrowDown", 40), ("ArrowDown", 40), ("ArrowUp", 38), ("Enter", 13)):
+        for kind in ("keyDown", "keyUp"):
+            browser.send("Input.dispatchKeyEvent", session, type=kind, key=key, code=key, windowsVirtualKeyCode=code)
+    second = js(browser, session, "kgApp.nodes[kgApp.matches('netty')[1]].id")
+    assert js(browser, session, "document.getElementById('panel').dataset.node") == second
     assert js(browser, session, "document.getElementById('tab-map').getAttribute('aria-selected')") == "true"
     js(browser, session, "document.getElementById('search').value = ''")
     assert search(browser, session, "q3") == "paper:q3"  # a paper id

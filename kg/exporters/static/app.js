@@ -527,11 +527,25 @@
       Array.prototype.forEach.call(document.querySelectorAll("#legend input"), function (box) { box.checked = true; });
       apply(); network.fit({ animation: false });
     });
-    $("search").addEventListener("input", showResults);
+    var active = 0, found = [];
+    function highlight() {
+      Array.prototype.forEach.call($("results").children, function (li, k) { li.className = k === active ? "active" : ""; });
+      var li = $("results").children[active];
+      if (li) li.scrollIntoView({ block: "nearest" });
+    }
+    $("search").addEventListener("input", function () { found = showResults(); active = 0; });
     $("search").addEventListener("keydown", function (event) {
-      if (event.key !== "Enter") return;
-      var found = showResults();
-      if (found.length) choose(found[0]);
+      if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+        event.preventDefault();
+        if (!found.length) return;
+        active = (active + (event.key === "ArrowDown" ? 1 : found.length - 1)) % found.length;
+        highlight();
+      } else if (event.key === "Enter") {
+        if ($("results").hidden) { found = showResults(); active = 0; }
+        if (found.length) choose(found[Math.min(active, found.length - 1)]);
+      } else if (event.key === "Escape") {
+        $("results").hidden = true;
+      }
     });
     $("search").addEventListener("blur", function () { $("results").hidden = true; });
     $("close").addEventListener("click", function () { $("panel").hidden = true; state.selected = -1; network.unselectAll(); network.redraw(); });
