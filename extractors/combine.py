@@ -1,14 +1,17 @@
 """Combine candidates from several extractors into non-overlapping, typed mentions with roles."""
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import replace
 from functools import lru_cache
-from typing import Iterable
+from typing import Callable, Iterable
 
+from spacy.tokens import Doc
+
+from kg.extractors.doccache import text as doc_text
 from kg.text.abbreviations import Abbreviation
-from kg.extraction.interface import Candidate
+from kg.extraction.interface import Candidate, DocContext
+from kg.registry import combiners
 from kg.graph.resolve import normal_form
 
 WEAK_TYPES_KEPT = frozenset({"task"})  # weak phrases are the main source of task names: kept on their own
@@ -120,3 +123,13 @@ def bare_head(surface: str, key: str, entity_type: str, keys: list[str], types: 
         return False
     suffix = " " + key
     return any(k.endswith(suffix) and t == entity_type for k, t in zip(keys, types) if k != key)
+
+
+@combiners.register("rules")
+def make_rules_combiner() -> Callable[[Doc, DocContext, list[Candidate]], list[Candidate]]:
+    """Factory: `combine` as the combining stage (the default)."""
+
+    def combine_paper(doc: Doc, context: DocContext, candidates: list[Candidate]) -> list[Candidate]:
+        return combine(candidates, doc_text(doc), context.abbreviations)
+
+    return combine_paper

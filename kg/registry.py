@@ -1,4 +1,4 @@
-"""Registries (catalogue, with entry points for plug-ins): extractors, scorers, relators, exporters, engines."""
+"""Registries (catalogue, with entry points for plug-ins): extractors, combiners, relators, exporters, engines."""
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -9,7 +9,7 @@ from kg.errors import UserError
 
 extractors = catalogue.create("paperkg", "extractors", entry_points=True)
 exporters = catalogue.create("paperkg", "exporters", entry_points=True)
-scorers = catalogue.create("paperkg", "scorers", entry_points=True)  # between extractors and the combiner
+combiners = catalogue.create("paperkg", "combiners", entry_points=True)  # candidates -> the mentions of a paper
 relators = catalogue.create("paperkg", "relators", entry_points=True)  # relations between the combined mentions
 engines = catalogue.create("paperkg", "engines", entry_points=True)
 

@@ -1,18 +1,21 @@
-"""Wiring the extraction step: choosing extractors and scorers by name, and the candidate contract the combiner
+"""Wiring the extraction step: choosing extractors and a combiner by name, and the candidate contract the combiner
 reads (kind, strength, score), on invented text."""
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pytest
 
 from kg.extraction.interface import Candidate, cue
 from kg.extractors import RULES, build_extract, expand
 from kg.extractors.combine import combine
-from kg.registry import UnknownNameError, scorers
+from kg.registry import UnknownNameError, combiners
 
 
 @pytest.mark.parametrize(("names", "message"), [
     (("gazetteer", "nonsense"), "unknown extractor 'nonsense'"),
     ((), "no extractor chosen"),
+    (("rules", "test_first_only", "test_retyped"), "more than one combiner"),
 ])
 def test_bad_choice_names_the_valid_ones(names, message):
     with pytest.raises(UnknownNameError) as error:
@@ -22,7 +25,8 @@ def test_bad_choice_names_the_valid_ones(names, message):
 
 
 def test_preset_expands_once_and_keeps_order():
-    assert expand(("shapes", "rules")) == (("shapes", *[n for n in RULES if n != "shapes"]), ())
+    assert expand(("shapes", "rules")) == (("shapes", *[n for n in RULES if n != "shapes"]), "rules")
+    assert expand(("test_retyped", "gazetteer")) == (("gazetteer",), "test_retyped")
 
 
 def run(parse, extract, raw: str) -> set[tuple[str, str, str]]:
@@ -31,20 +35,30 @@ def run(parse, extract, raw: str) -> set[tuple[str, str, str]]:
     return {(doc.text[m.start:m.end], m.type, m.role) for m in mentions}
 
 
-@scorers.register("test_retype_as_dataset")
-def make_retype():
-    def score(doc, context, candidates):
-        return [Candidate(c.start, c.end, "dataset", c.role, c.score, "test", c.kind, c.strength)
-                if c.kind == "entity" else c for c in candidates]
-    return score
+@combiners.register("test_retyped")
+def make_retyped():
+    """The rules combiner, then every mention typed `dataset`."""
+    rules = combiners.get("rules")()
+
+    def combine_paper(doc, context, candidates):
+        return [replace(c, type="dataset") for c in rules(doc, context, candidates)]
+    return combine_paper
 
 
-def test_a_scorer_runs_between_extractors_and_combiner(parse):
-    text = "We train ZorbNet with Adam."
+@combiners.register("test_first_only")
+def make_first_only():
+    def combine_paper(doc, context, candidates):
+        return sorted(c for c in candidates if c.kind == "entity")[:1]
+    return combine_paper
+
+
+def test_the_named_combiner_replaces_the_rules_one(parse):
+    text = "We train ZorbNet with Adam on the Quux corpus."
     rules = run(parse, build_extract(("rules",)), text)
-    rescored = run(parse, build_extract(("rules", "test_retype_as_dataset")), text)
-    assert {(s, r) for s, _, r in rules} == {(s, r) for s, _, r in rescored} and "ZorbNet" in {s for s, _, _ in rules}
-    assert {t for _, t, _ in rescored} == {"dataset"} != {t for _, t, _ in rules}
+    retyped = run(parse, build_extract(("rules", "test_retyped")), text)
+    assert {(s, r) for s, _, r in rules} == {(s, r) for s, _, r in retyped} and "ZorbNet" in {s for s, _, _ in rules}
+    assert {t for _, t, _ in retyped} == {"dataset"} != {t for _, t, _ in rules}
+    assert len(run(parse, build_extract(("rules", "test_first_only")), text)) == 1 < len(rules)
 
 
 TEXT = "We propose Blorp for glimmer parsing; Blorp beats Quux. Flarn helps. ImageNet helps."

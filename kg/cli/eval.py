@@ -84,7 +84,7 @@ def eval_command(
     diff: bool = typer.Option(False, "--diff", help="Show a per-paper diff (missed / spurious / wrong type)."),
     model: str = typer.Option(DEFAULT_MODEL, "--model", metavar="NAME", help="spaCy pipeline package or path; 'blank' for none."),
     extractors: str = typer.Option("", "--extractors", metavar="NAME,...",
-                                  help="Extractors and scorers to run, comma-separated; 'rules' = the rule extractors "
+                                  help="Extractors (and a combiner) to run, comma-separated; 'rules' = the rule extractors "
                                        "(default: all)."),
 ) -> None:
     """Build the graph of a gold file's abstracts and score entities, roles and linking."""

@@ -84,7 +84,7 @@ def build(
                                              help="Per-paper extraction cache (default: user cache dir)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the extraction cache."),
     extractor_names: str = typer.Option("", "--extractors", metavar="NAME,...",
-                                        help="Extractors and scorers to run, comma-separated; 'rules' = the rule "
+                                        help="Extractors (and a combiner) to run, comma-separated; 'rules' = the rule "
                                              "extractors (default: all)."),
 ) -> None:
     """Read abstracts, extract entities, link them and write the graph exports."""

@@ -85,9 +85,9 @@ class Extractor(Protocol):
     def __call__(self, doc: Doc, context: DocContext) -> Iterable[Candidate]: ...
 
 
-class Scorer(Protocol):
-    """A stage between the extractors and the combiner (e.g. a trained model): it may rescore, retype, add or drop
-    candidates, or set their role and strength."""
+class Combiner(Protocol):
+    """The stage after the extractors: from all candidates of a paper, its mentions (non-overlapping entity
+    candidates with their final type and role), e.g. the rules or a trained model."""
 
     def __call__(self, doc: Doc, context: DocContext, candidates: list[Candidate]) -> list[Candidate]: ...
 
@@ -98,7 +98,7 @@ class Relator(Protocol):
     def __call__(self, doc: Doc, mentions: list[Candidate]) -> Iterable[CandidateRelation]: ...
 
 
-# The whole per-paper extraction step: extractors, scorers, the combiner, then the relators.
+# The whole per-paper extraction step: extractors, one combiner, then the relators.
 ExtractFn = Callable[[Doc, DocContext], tuple[list[Candidate], list[CandidateRelation]]]
 
 
