@@ -19,6 +19,7 @@ from kg.extraction.interface import too_long
 from kg.io.readers import Corpus, read_corpus
 from kg.nlp import BLANK, DEFAULT_MODEL
 from kg.run.engines import EngineOptions, ExtractSpec, WorkerSpec, model_fingerprint
+from kg.run.atomic import output_folder
 from kg.run.outputs import choose_writers, write_exports
 from kg.run.pipeline import BuildStats, assemble, extract_all
 from kg.run.timing import stage
@@ -72,7 +73,17 @@ Inputs = Union[Sequence[Path], Corpus]
 def build(inputs: Inputs, config: BuildConfig, out_dir: Path | None = None,
           hooks: BuildHooks = BuildHooks()) -> BuildReport:
     """Build the graph of `inputs` (files/folders to read, or a corpus already read) and, unless
-    `out_dir` is None, write the chosen exports there; time each stage."""
+    `out_dir` is None, write the chosen exports there, holding its lock (one build at a time per
+    output folder: kg.run.atomic); time each stage."""
+    if out_dir is None:
+        return build_unlocked(inputs, config, None, hooks)
+    with output_folder(out_dir):
+        return build_unlocked(inputs, config, out_dir, hooks)
+
+
+def build_unlocked(inputs: Inputs, config: BuildConfig, out_dir: Path | None = None,
+                   hooks: BuildHooks = BuildHooks()) -> BuildReport:
+    """`build` without the output folder's lock."""
     writers = choose_writers(list(config.formats), config.views) if out_dir is not None else []
     started = time.perf_counter()
     stages: dict[str, float] = {}

@@ -11,7 +11,22 @@ log = logging.getLogger(__name__)
 
 
 class ForkedError(RuntimeError):
-    """A call failed in a forked process; the message names its exception."""
+    """A call failed in a forked process; the message names its exception, `failures` holds each one."""
+
+    def __init__(self, message: str, failures: list[tuple[str, BaseException]] | None = None) -> None:
+        super().__init__(message)
+        self.failures = failures or []
+
+
+def transferable(error: BaseException) -> BaseException:
+    """The exception itself if it survives pickling, else a RuntimeError naming it."""
+    import pickle
+
+    try:
+        pickle.loads(pickle.dumps(error))
+        return error
+    except Exception:  # noqa: BLE001  (any unpicklable exception)
+        return RuntimeError(f"{type(error).__name__}: {error}")
 
 
 def can_fork() -> bool:
@@ -20,13 +35,13 @@ def can_fork() -> bool:
 
 
 def _run(call: Callable[[], object], conn: Connection) -> None:
-    """In the child: make the call, send back (seconds, error or None)."""
+    """In the child: make the call, send back (seconds, exception or None)."""
     started = time.perf_counter()
     try:
         call()
         conn.send((time.perf_counter() - started, None))
     except BaseException as error:  # noqa: BLE001  (reported to the parent)
-        conn.send((time.perf_counter() - started, f"{type(error).__name__}: {error}"))
+        conn.send((time.perf_counter() - started, transferable(error)))
     finally:
         conn.close()
 
@@ -44,7 +59,7 @@ def run_forked(calls: dict[str, Callable[[], object]], processes: int,
     waiting = list(calls.items())
     running: list[tuple[str, multiprocessing.Process, Connection]] = []
     seconds: dict[str, float] = {}
-    errors: list[str] = []
+    errors: list[tuple[str, BaseException]] = []
     while waiting or running:
         while waiting and len(running) < (1 if warm_up else max(processes, 1)):
             name, call = waiting.pop(0)
@@ -58,7 +73,7 @@ def run_forked(calls: dict[str, Callable[[], object]], processes: int,
             try:
                 prepare()
             except Exception as error:  # noqa: BLE001  (reported with the children's failures)
-                errors.append(f"warm-up: {type(error).__name__}: {error}")
+                errors.append(("warm-up", error))
             continue
         ready = wait([receive for _, _, receive in running])
         index = next(i for i, (_, _, receive) in enumerate(running) if receive in ready)
@@ -66,10 +81,10 @@ def run_forked(calls: dict[str, Callable[[], object]], processes: int,
         try:
             seconds[name], error = receive.recv()
         except EOFError:
-            seconds[name], error = 0.0, f"process exited with code {process.exitcode}"
+            seconds[name], error = 0.0, RuntimeError(f"process exited with code {process.exitcode}")
         process.join()
-        if error:
-            errors.append(f"{name}: {error}")
+        if error is not None:
+            errors.append((name, error))
     if errors:
-        raise ForkedError("; ".join(errors))
+        raise ForkedError("; ".join(f"{name}: {type(e).__name__}: {e}" for name, e in errors), errors)
     return seconds

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import networkx as nx
 
-from kg.run.forked import can_fork, run_forked
+from kg.run.atomic import commit, discard, fsync_path, temporary_path
+from kg.run.forked import ForkedError, can_fork, run_forked
 from kg.graph.layout import node_metrics
 from kg.registry import UnknownNameError, exporters, lookup
 from kg.run.timing import stage, timed
@@ -52,10 +53,37 @@ def output_name(writer: str) -> str:
 
 def write_exports(graph: nx.DiGraph, out_dir: Path, writers: list[tuple[str, Callable]],
                   stages: dict[str, float] | None = None, processes: int = 1) -> list[Path]:
-    """Write `graph.<format>` for each exporter, timing each into `stages`; forked in parallel if asked."""
+    """Write `graph.<format>` for each exporter, timing each into `stages`; forked in parallel if asked.
+
+    Each exporter writes a temporary file in `out_dir`; only when all have succeeded are they
+    flushed and renamed over the previous files, so a failure (full disk) or a crash leaves those whole.
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
     stages = {} if stages is None else stages
     paths = {name: out_dir / output_name(name) for name, _ in writers}
+    temporary = {name: temporary_path(path) for name, path in paths.items()}
+    name = ""
+    try:
+        for name in run_writers(graph, writers, temporary, stages, processes):
+            pass
+        for name, path in paths.items():
+            commit(temporary[name], path)
+    except ForkedError as error:
+        name, cause = error.failures[0] if error.failures else ("", error)
+        if not isinstance(cause, OSError):
+            raise
+        raise named_error(cause, paths.get(name, out_dir)) from None
+    except OSError as error:
+        raise named_error(error, paths.get(name, out_dir)) from None
+    finally:
+        discard(*temporary.values())
+    fsync_path(out_dir, directory=True)
+    return list(paths.values())
+
+
+def run_writers(graph: nx.DiGraph, writers: list[tuple[str, Callable]], paths: dict[str, Path],
+                stages: dict[str, float], processes: int) -> Iterator[str]:
+    """Run each writer on its path (forked when several may run at once), yielding each name as it starts."""
     if processes > 1 and len(writers) > 1 and can_fork() and graph.number_of_nodes() <= PARALLEL_EXPORT_NODES:
         writers = sorted(writers, key=lambda named: uses_layout(named[1]))  # stable: layout-free ones first
         warm_up = partial(timed, stages, "layout", partial(node_metrics, graph))
@@ -63,11 +91,18 @@ def write_exports(graph: nx.DiGraph, out_dir: Path, writers: list[tuple[str, Cal
             seconds = run_forked({name: partial(write, graph, paths[name]) for name, write in writers}, processes,
                                  warm_up if any(uses_layout(write) for _, write in writers) else None)
         stages.update((f"export {name}", value) for name, value in seconds.items())
-        return list(paths.values())
+        return
     for name, write in writers:
+        yield name
         with stage(stages, f"export {name}"):
             write(graph, paths[name])
-    return list(paths.values())
+
+
+def named_error(error: BaseException, path: Path) -> BaseException:
+    """A file system error re-addressed to the output file it was writing (not its temporary file)."""
+    if isinstance(error, OSError):
+        return OSError(error.errno, f"{error.strerror or error} (previous outputs kept)", str(path))
+    return error
 
 
 def uses_layout(write: Callable) -> bool:
