@@ -7,6 +7,7 @@ missing argument: click's own errors). `PAPERKG_DEBUG=1` shows the traceback of 
 from __future__ import annotations
 
 import os
+import sys
 
 import typer
 from typer.core import TyperGroup
@@ -20,10 +21,19 @@ CLICK_EXCEPTION = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "C
 PASS_THROUGH = (typer.Exit, typer.Abort, CLICK_EXCEPTION)
 
 
-def fail(message: str) -> typer.Exit:
-    """Print `error: message` as one line on stderr and return the exit (code 1) to raise."""
+def fail(message: str, code: int = EXIT_FAILURE) -> typer.Exit:
+    """Print `error: message` as one line on stderr and return the exit (code 1, or 2 for usage) to raise."""
     typer.echo(f"error: {' '.join(str(message).split())}", err=True)
-    return typer.Exit(EXIT_FAILURE)
+    return typer.Exit(code)
+
+
+def survive_any_encoding() -> None:
+    """Let stdout and stderr print any text whatever the terminal's encoding (unencodable characters escaped)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):  # not a TextIOWrapper (a test runner's capture)
+            pass
 
 
 def describe(error: BaseException) -> str:

@@ -16,14 +16,17 @@ from kg import __version__
 from kg.cli.bench import bench_command
 from kg.cli.cache import cache_app
 from kg.cli.check import check_command
-from kg.cli.errors import ErrorHandlingGroup, fail
+from kg.cli.errors import EXIT_USAGE, ErrorHandlingGroup, fail, survive_any_encoding
 from kg.cli.eval import eval_command
 from kg.cli.help import examples
 from kg.cli.lint import lint_command
 from kg.cli.query import query_command
 from kg.cli.serve import serve_command
 from kg.nlp import DEFAULT_MODEL
+from kg.text.iri import base_iri_problem
 from kg.types import DEFAULT_BASE_IRI
+
+survive_any_encoding()
 
 app = typer.Typer(cls=ErrorHandlingGroup, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Build a knowledge graph from paper abstracts.",
@@ -88,6 +91,9 @@ def build(
                                              "extractors (default: all)."),
 ) -> None:
     """Read abstracts, extract entities, link them and write the graph exports."""
+    problem = base_iri_problem(base_iri)
+    if problem:
+        raise fail(f"--base-iri {base_iri!r}: {problem}", EXIT_USAGE)
     from kg.extractors import DEFAULT_EXTRACTORS, VERSION, build_extract, expand
     from kg.registry import engines, lookup
     from kg.run.build import BuildConfig, run_build

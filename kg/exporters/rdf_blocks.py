@@ -10,7 +10,6 @@ sentence stating a relation: the only state besides the current scope).
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
 from typing import Iterator
 from urllib.parse import quote
 
@@ -18,6 +17,7 @@ import networkx as nx
 
 from kg.exporters.rdf_terms import V, Block, Iri
 from kg.graph.build import DEFAULT_BASE_IRI, Evidence, paper_node
+from kg.text.iri import base_iri_problem, id_segment as segment, is_iri
 
 mlkg, schema, nif, itsrdf, dcterms, prov, rdf, rdfs, skos = (V[p] for p in (
     "mlkg", "schema", "nif", "itsrdf", "dcterms", "prov", "rdf", "rdfs", "skos"))
@@ -34,6 +34,9 @@ class Iris:
 
     def __init__(self, base: str | None) -> None:
         base = base or DEFAULT_BASE_IRI
+        problem = base_iri_problem(base)
+        if problem:
+            raise ValueError(f"base IRI {base!r} is not usable: {problem}")
         self.base = base if base.endswith(("/", "#")) else base + "/"
 
     def paper(self, paper_id: str) -> Iri:
@@ -61,12 +64,6 @@ class Iris:
     def statement(self, subject: str, predicate: str, obj: str) -> Iri:
         """`<base>stmt/<sha1 of "s|p|o">`."""
         return Iri(f"{self.base}stmt/{hashlib.sha1(f'{subject}|{predicate}|{obj}'.encode('utf-8')).hexdigest()}")
-
-
-@lru_cache(maxsize=4096)
-def segment(text: str) -> str:
-    """Percent-escape everything but unreserved characters, so the text is one IRI segment."""
-    return quote(text, safe="-._~")
 
 
 def iter_blocks(G: nx.DiGraph) -> Iterator[tuple[Iri, Block]]:
@@ -131,8 +128,9 @@ def paper_block(paper: Iri, data: dict) -> Block:
         block[mlkg.year] = [int(data["year"])]
     if data.get("venue"):
         block[mlkg.venue] = [data["venue"]]
-    if str(data.get("url") or "").startswith(("http://", "https://")):
-        block[rdfs.seeAlso] = [Iri(quote(data["url"], safe=":/?#[]@!$&'()*+,;=%-._~"))]
+    url = quote(str(data.get("url") or ""), safe=":/?#[]@!$&'()*+,;=%-._~")
+    if url.startswith(("http://", "https://")) and is_iri(url):
+        block[rdfs.seeAlso] = [Iri(url)]
     if data.get("authors"):
         block[mlkg.authorName] = list(dict.fromkeys(data["authors"]))
     if data.get("sources"):
