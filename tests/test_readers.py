@@ -50,15 +50,17 @@ def test_jsonl_bad_records_are_skipped_with_reasons_and_good_ones_kept(tmp_path:
         json.dumps({"abstract": ABSTRACT_B}),
     ]
     corpus = read_corpus([write(tmp_path / "c.jsonl", "\n".join(lines))])
-    assert [p.id for p in corpus.papers] == ["p1", paper_id(ABSTRACT_B)]
+    assert [p.id for p in corpus.papers] == ["p1", "p1-2"]  # a reused id gets a suffix; the same text merges
     assert corpus.papers[0].title == "T" and corpus.papers[0].year == 2024
     assert corpus.papers[0].authors == ("X", "Y")
     reasons = {s.line: s.reason for s in corpus.skipped}
-    assert set(reasons) == {2, 3, 4, 5, 6}
+    assert set(reasons) == {2, 3, 4, 6}
     assert "malformed JSON" in reasons[2]
     assert reasons[3] == "missing abstract"
     assert "not a string" in reasons[4]
-    assert "already used" in reasons[5]
+    assert [str(s) for s in corpus.papers[1].sources] == ["c.jsonl#5", "c.jsonl#7"]
+    assert any("c.jsonl#5: id 'p1' is already used for a different abstract at c.jsonl#1; this paper's id is 'p1-2'"
+               in w for w in corpus.warnings)
 
 
 def test_csv_with_case_insensitive_columns_and_quoted_newlines(tmp_path: Path) -> None:

@@ -26,6 +26,15 @@ class Skipped:
         return f"{self.file}:{self.line}: {self.reason}"
 
 
+@dataclass(frozen=True)
+class Header:
+    """A listing's header line (its title), not an abstract and not a record."""
+
+    file: str
+    line: int
+    text: str
+
+
 @dataclass
 class Corpus:
     """Distinct papers in input order, plus what was skipped and warned about."""
@@ -34,9 +43,10 @@ class Corpus:
     skipped: list[Skipped] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     records: int = 0
+    headers: list[Header] = field(default_factory=list)
 
 
-Record = Union[Paper, Skipped]
+Record = Union[Paper, Skipped, Header]
 
 
 def paper_id(abstract: str) -> str:
@@ -45,7 +55,11 @@ def paper_id(abstract: str) -> str:
 
 
 def add_record(corpus: Corpus, record: Record, by_text: dict[str, int], by_id: dict[str, int]) -> None:
-    """Add a record, merging sources of a repeated abstract; skip an id reused for another text."""
+    """Add a record, merging sources of a repeated abstract; an id reused for another text gets a suffix."""
+    if isinstance(record, Header):
+        corpus.headers.append(record)
+        return
+    corpus.records += 1
     if isinstance(record, Skipped):
         corpus.skipped.append(record)
         return
@@ -57,9 +71,9 @@ def add_record(corpus: Corpus, record: Record, by_text: dict[str, int], by_id: d
         return
     if record.id in by_id:
         first = corpus.papers[by_id[record.id]].sources[0]
-        source = record.sources[0]
-        corpus.skipped.append(Skipped(source.file, source.position,
-                                      f"id {record.id!r} already used for a different abstract at {first}"))
-        return
+        unique = next(f"{record.id}-{n}" for n in range(2, len(by_id) + 3) if f"{record.id}-{n}" not in by_id)
+        corpus.warnings.append(f"{record.sources[0]}: id {record.id!r} is already used for a different abstract "
+                               f"at {first}; this paper's id is {unique!r}")
+        record = replace(record, id=unique)
     by_text[key] = by_id[record.id] = len(corpus.papers)
     corpus.papers.append(record)

@@ -1,4 +1,12 @@
-"""JSONL and CSV inputs: one record (object or row) per paper, validated into Papers."""
+"""JSONL, JSON and CSV inputs: one record (object or row) per paper, validated field by field into Papers.
+
+A bad field never costs the record: it is repaired or dropped with a warning naming the file,
+line and field (kg.io.fields); only a record without a usable abstract is skipped.
+JSON: one object per line; a file that is one JSON array (or objects spread over several lines)
+is read as a whole, each record located by the line it starts on. CSV: a header row naming the
+columns (case-insensitive); the delimiter is the one of `,` `;` tab `|` whose header has an
+`abstract` column; a column we read that appears twice is an error naming it.
+"""
 from __future__ import annotations
 
 import csv
@@ -8,100 +16,171 @@ from pathlib import Path
 from typing import Iterator
 
 from kg.io.corpus import Record, Skipped, paper_id
-from kg.text.markup import normalise_whitespace, remove_control_characters
+from kg.io.fields import read_abstract, read_authors, read_id, read_text, read_year
+from kg.io.jsonline import parse_int, parse_line
+from kg.text.iri import web_url
 from kg.types import Paper, Source
 
 OPTIONAL_FIELDS = ("id", "title", "year", "venue", "authors", "url")
+FIELDS = ("abstract", *OPTIONAL_FIELDS)
+DELIMITERS = (",", ";", "\t", "|")
 csv.field_size_limit(1 << 27)
 
 
-def read_jsonl(path: Path, text: str) -> Iterator[Record]:
-    """One JSON object per line with `abstract` and optional metadata."""
+def read_jsonl(path: Path, text: str, warnings: list[str] | None = None) -> Iterator[Record]:
+    """One JSON object (or array of objects) per line; else the file read as one JSON document."""
+    warnings = [] if warnings is None else warnings
+    line_warnings: list[str] = []
+    records = list(read_json_lines(path, text, line_warnings))
+    if not any(isinstance(r, Paper) for r in records) and text.lstrip().startswith(("[", "{")):
+        whole_warnings: list[str] = []
+        whole = list(read_json_values(path, text, whole_warnings))
+        if any(isinstance(r, Paper) for r in whole):
+            warnings.append(f"{path.name}:1: not JSON Lines (a record spans several lines); read as one JSON document")
+            records, line_warnings = whole, whole_warnings
+    warnings.extend(line_warnings)
+    yield from records
+
+
+def read_json_lines(path: Path, text: str, warnings: list[str]) -> Iterator[Record]:
+    """JSON Lines: each non-blank line one object (or one array of objects)."""
     for number, line in enumerate(text.split("\n"), start=1):
+        line = line.lstrip("\ufeff")  # a byte order mark where files were concatenated
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            yield Skipped(path.name, number, f"malformed JSON ({error.msg})")
+            parsed = parse_line(line)
+        except ValueError as error:
+            yield Skipped(path.name, number, f"malformed JSON ({getattr(error, 'msg', error)})")
             continue
-        if not isinstance(record, dict):
-            yield Skipped(path.name, number, "not a JSON object")
-            continue
-        yield record_to_paper(record, path.name, number)
+        for key in parsed.dropped:
+            warnings.append(f"{path.name}:{number}: {key} is nested too deeply; dropped")
+        values = parsed.value
+        if isinstance(values, list) and values and all(isinstance(v, dict) for v in values):
+            for value in values:
+                yield json_record(value, path.name, number, warnings)
+        else:
+            yield json_record(values, path.name, number, warnings)
 
 
-def read_csv(path: Path, text: str) -> Iterator[Record]:
-    """A CSV with a header row naming `abstract` and optional metadata columns."""
-    reader = csv.DictReader(io.StringIO(text))
-    try:
-        fields = reader.fieldnames or []
-    except csv.Error as error:
-        yield Skipped(path.name, 1, f"malformed CSV header ({error})")
-        return
-    columns = {name.strip().lower(): name for name in fields if name}
-    if "abstract" not in columns:
-        yield Skipped(path.name, 1, f"no 'abstract' column (columns: {', '.join(fields) or 'none'})")
-        return
-    while True:
+def read_json_values(path: Path, text: str, warnings: list[str]) -> Iterator[Record]:
+    """A JSON array of objects, or JSON values one after another (commas between them tolerated)."""
+    decoder = json.JSONDecoder(parse_int=parse_int)
+    position = skip_space(text, 0)
+    if text.startswith("[", position):
+        position = skip_space(text, position + 1)
+    while position < len(text) and not text.startswith("]", position):
+        line = text.count("\n", 0, position) + 1
         try:
-            row = next(reader)
-        except StopIteration:
+            value, position = decoder.raw_decode(text, position)
+        except (ValueError, RecursionError) as error:
+            yield Skipped(path.name, line, f"malformed JSON ({getattr(error, 'msg', 'nested too deeply')}); "
+                                            "the rest of the file is not read")
             return
-        except csv.Error as error:
-            yield Skipped(path.name, reader.line_num, f"malformed CSV ({error})")
-            return
-        if None in row:
-            yield Skipped(path.name, reader.line_num, "malformed CSV row (more fields than the header)")
+        yield json_record(value, path.name, line, warnings)
+        position = skip_space(text, position)
+        if text.startswith(",", position):
+            position = skip_space(text, position + 1)
+
+
+def skip_space(text: str, position: int) -> int:
+    """The index of the next non-whitespace character."""
+    while position < len(text) and text[position] in " \t\r\n":
+        position += 1
+    return position
+
+
+def json_record(value: object, file: str, line: int, warnings: list[str]) -> Record:
+    """A parsed JSON value as a paper (it must be an object)."""
+    if not isinstance(value, dict):
+        kind = "an array" if isinstance(value, list) else type(value).__name__
+        return Skipped(file, line, f"not a JSON object ({kind})")
+    return record_to_paper(value, file, line, warnings)
+
+
+def read_csv(path: Path, text: str, warnings: list[str] | None = None) -> Iterator[Record]:
+    """A CSV with a header row naming `abstract` and optional metadata columns."""
+    warnings = [] if warnings is None else warnings
+    layout = csv_layout(text)
+    if isinstance(layout, str):
+        yield Skipped(path.name, 1, layout)
+        return
+    delimiter, columns, header = layout
+    if delimiter != ",":
+        warnings.append(f"{path.name}:1: columns separated by {'tab' if delimiter == chr(9) else repr(delimiter)}")
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    start = line = 1
+    try:
+        next(reader)
+        start = reader.line_num + 1
+        for row in reader:
+            line, start = start, reader.line_num + 1
+            if not row:
+                continue
+            if len(row) > len(header) and any(value.strip() for value in row[len(header):]):
+                if columns.get("abstract") != len(header) - 1:
+                    yield Skipped(path.name, line, f"malformed CSV row ({len(row)} fields, the header has {len(header)})")
+                    continue
+                warnings.append(f"{path.name}:{line}: abstract (the last column) holds unquoted {delimiter!r}; "
+                                "the extra fields are joined back into it")
+                row = row[:len(header) - 1] + [delimiter.join(row[len(header) - 1:])]
+            record = {name: row[index] for name, index in columns.items() if index < len(row)}
+            yield record_to_paper(record, path.name, line, warnings)
+    except csv.Error as error:
+        yield Skipped(path.name, start, f"malformed CSV ({error}); the rest of the file is not read")
+    if text.count('"') % 2 and start - line > 1:
+        warnings.append(f"{path.name}:{line}: a quote opened in this row is never closed; "
+                        f"lines {line}-{start - 1} were read as one row")
+
+
+def csv_layout(text: str) -> tuple[str, dict[str, int], list[str]] | str:
+    """The delimiter, {field: column index} and the header row, or why the header is unusable."""
+    if not text.strip():
+        return "empty file"
+    headers = {}
+    for delimiter in DELIMITERS:
+        try:
+            headers[delimiter] = next(csv.reader(io.StringIO(text), delimiter=delimiter), [])
+        except csv.Error:
             continue
-        record = {key: row[name] for key, name in columns.items()}
-        yield record_to_paper(record, path.name, reader.line_num)
+    found = [d for d, names in headers.items() if "abstract" in (n.strip().lower() for n in names)]
+    if not found:
+        header = headers.get(",") or next(iter(headers.values()), [])
+        if any(len(name) > 80 or len(name.split()) >= 8 for name in header):
+            return "no header row: the first row looks like data (add a header naming the columns, e.g. id,title,abstract)"
+        shown = ", ".join(repr(n) for n in header[:12]) or "none"
+        return f"no 'abstract' column in the header row (columns: {shown}; delimiters tried: , ; tab |)"
+    delimiter = max(found, key=lambda d: (len(headers[d]), d == ","))
+    names = [n.strip().lower() for n in headers[delimiter]]
+    repeated = [n for n in FIELDS if names.count(n) > 1]
+    if repeated:
+        where = "; ".join(f"{n!r} in columns {', '.join(str(i + 1) for i, m in enumerate(names) if m == n)}"
+                          for n in repeated)
+        return f"duplicate column {where}: keep one"
+    return delimiter, {n: names.index(n) for n in FIELDS if n in names}, headers[delimiter]
 
 
-def record_to_paper(record: dict, file: str, line: int) -> Record:
-    """Validate one JSON/CSV record and turn it into a Paper, or say why not."""
-    abstract = record.get("abstract")
-    if not isinstance(abstract, str):
-        reason = "missing abstract" if abstract is None else f"abstract is not a string ({type(abstract).__name__})"
-        return Skipped(file, line, reason)
-    abstract = remove_control_characters(abstract).strip()
-    if not abstract:
-        return Skipped(file, line, "empty abstract")
-    given = record.get("id")
-    if given is not None and not isinstance(given, (str, int)):
-        return Skipped(file, line, f"id is not a string ({type(given).__name__})")
-    return Paper(
-        id=str(given).strip() if given not in (None, "") else paper_id(abstract),
-        abstract=abstract,
-        sources=(Source(file, line),),
-        title=clean_optional(record.get("title")),
-        year=parse_year(record.get("year")),
-        venue=clean_optional(record.get("venue")),
-        authors=parse_authors(record.get("authors")),
-        url=clean_optional(record.get("url")),
-    )
-
-
-def clean_optional(value: object) -> str | None:
-    """A metadata string with whitespace normalised, or None."""
-    if value is None or isinstance(value, (dict, list)):
-        return None
-    text = normalise_whitespace(remove_control_characters(str(value)))
-    return text or None
-
-
-def parse_year(value: object) -> int | None:
-    """A year given as an int or digit string, else None."""
-    text = str(value).strip() if value is not None else ""
-    return int(text) if text.isdigit() and len(text) == 4 else None
-
-
-def parse_authors(value: object) -> tuple[str, ...]:
-    """Authors from a list or a `;`/`,`-separated string."""
-    if isinstance(value, list):
-        names = [clean_optional(v) for v in value]
-    elif isinstance(value, str):
-        names = [clean_optional(v) for v in value.replace(";", ",").split(",")]
-    else:
-        names = []
-    return tuple(n for n in names if n)
+def record_to_paper(record: dict, file: str, line: int, warnings: list[str] | None = None) -> Record:
+    """Validate one JSON/CSV record and turn it into a Paper, or say why not (warnings: repaired fields)."""
+    warnings = [] if warnings is None else warnings
+    abstract, problem = read_abstract(record.get("abstract"))
+    if abstract is None:
+        return Skipped(file, line, problem or "empty abstract")
+    notes = [f"abstract {problem}"] if problem else []
+    given, problem = read_id(record.get("id"))
+    if problem:
+        notes.append(f"id {problem}; the content id {paper_id(abstract)!r} is used" if given is None else f"id {problem}")
+    fields = {}
+    for name in ("title", "venue", "url"):
+        fields[name], problem = read_text(record.get(name))
+        notes += [f"{name} {problem}"] if problem else []
+    if fields["url"]:
+        fields["url"], problem = web_url(fields["url"])
+        notes += [f"url {problem}"] if problem else []
+    year, problem = read_year(record.get("year"))
+    notes += [f"year {problem}"] if problem else []
+    authors, problems = read_authors(record.get("authors"))
+    notes += [f"authors{'' if p.startswith('[') else ' '}{p}" for p in problems]
+    warnings.extend(f"{file}:{line}: {note}" for note in notes)
+    return Paper(id=given or paper_id(abstract), abstract=abstract, sources=(Source(file, line),),
+                 title=fields["title"], year=year, venue=fields["venue"], authors=authors, url=fields["url"])

@@ -131,8 +131,12 @@ def model_warning(model: str) -> str | None:
     """The warning load_nlp would give for `model`, without loading an installed model."""
     from spacy import util
 
-    from kg.nlp.load import load_nlp
+    from kg.errors import UserError
+    from kg.nlp.load import load_nlp, model_path_problem
 
+    problem = model != BLANK and model_path_problem(model)
+    if problem:
+        raise UserError(problem)
     if model == BLANK or util.is_package(model) or Path(model).exists():
         return None
     return load_nlp(model)[1]
@@ -162,6 +166,9 @@ def print_summary(report: BuildReport, out: Console) -> None:
               f"{len(report.corpus.skipped)} skipped")
     for skipped in report.corpus.skipped:
         out.print(f"  skipped {skipped}", soft_wrap=True, markup=False)
+    for header in report.corpus.headers:
+        out.print(f"  header  {header.file}:{header.line}: {header.text!r} (the listing's title, not an abstract)",
+                  soft_wrap=True, markup=False)
     table = Table("entity type", "entities", title=None, box=None)
     for entity_type, count in sorted(stats.entities.items()):
         table.add_row(entity_type, str(count))
