@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Callable, Iterator
 
 from spacy.lang.en.syntax_iterators import noun_chunks as english_noun_chunks
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Token
 
 from kg.extractors.cues import singular_lower
 from kg.extractors.doccache import Attrs, attrs
@@ -18,6 +18,7 @@ REST_SCORE = 0.45  # the phrase after a leading name, used when the name is a kn
 DROPPED_HEADS = frozenset("approach method technique strategy scheme paradigm".split())
 STRIP_POS = frozenset("DET PRON PART ADV NUM PUNCT CCONJ SCONJ ADP AUX".split())
 TAIL_WORDS = GENERIC_HEADS | VAGUE_HEADS | frozenset(HEAD_TYPES) | frozenset("system setting task benchmark".split())
+MAX_CHUNK_TOKENS = 64  # longer noun chunks are never one entity's name (and typing them is quadratic)
 NAMED_TYPES = frozenset({"dataset"})  # types that need a name (capital or coined word) among the modifiers
 
 
@@ -122,6 +123,7 @@ def noun_chunk_ranges(doc: Doc, a: Attrs) -> list[Range]:
     if doc.noun_chunks_iterator is not english_noun_chunks:
         return [(chunk.start, chunk.end) for chunk in doc.noun_chunks]
     found, prev_end, dep = [], -1, a.dep
+    chain_heads: dict[int, Token] = {}
     for i, pos in enumerate(a.pos):
         if pos not in NOUN_POS:
             continue
@@ -133,13 +135,23 @@ def noun_chunk_ranges(doc: Doc, a: Attrs) -> list[Range]:
             prev_end = i
             found.append((left, i + 1))
         elif dep[i] == "conj":
-            head = word.head
-            while head.dep_ == "conj" and head.head.i < head.i:
-                head = head.head
+            head = conjunction_head(word.head, chain_heads)
             if head.dep_ in NP_DEPS:
                 prev_end = i
                 found.append((left, i + 1))
     return found
+
+
+def conjunction_head(head: Token, memo: dict[int, Token]) -> Token:
+    """Follow leftward `conj` links from `head` to the first token that is not such a conjunct (memoised:
+    a list of n conjuncts is walked once, not n times)."""
+    walked = []
+    while head.dep_ == "conj" and head.head.i < head.i and head.i not in memo:
+        walked.append(head.i)
+        head = head.head
+    head = memo.get(head.i, head) if head.dep_ == "conj" and head.head.i < head.i else head
+    memo.update(dict.fromkeys(walked, head))
+    return head
 
 
 def char_range(a: Attrs, start: int, end: int) -> Range:
@@ -156,7 +168,7 @@ def make_chunks() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
             return
         a = attrs(doc)
         for chunk_start, chunk_end in noun_chunk_ranges(doc, a):
-            if describes_name(doc, a, chunk_start, chunk_end):
+            if chunk_end - chunk_start > MAX_CHUNK_TOKENS or describes_name(doc, a, chunk_start, chunk_end):
                 continue
             start, end = trim(a, chunk_start, chunk_end)
             found = typed_span(a, start, end) if end > start else None

@@ -1,6 +1,7 @@
 """Combine candidates from several extractors into non-overlapping, typed mentions with roles."""
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right, insort
 from collections import defaultdict
 from dataclasses import replace
 from functools import lru_cache
@@ -43,11 +44,24 @@ def drop_prefixed(entities: list[Candidate], text: str = "") -> list[Candidate]:
 
 
 def choose_spans(candidates: Iterable[Candidate]) -> list[Candidate]:
-    """Non-overlapping spans, longest first, then by score."""
+    """Non-overlapping spans, longest first, then by score (overlap found by bisection: linear-logarithmic)."""
     chosen: list[Candidate] = []
+    starts: list[int] = []  # chosen non-empty spans, sorted; they never overlap, so their ends are sorted too
+    ends: list[int] = []
+    points: list[int] = []  # chosen empty spans
     for candidate in sorted(candidates, key=lambda c: (c.start - c.end, -c.score, c.start)):
-        if all(candidate.end <= c.start or candidate.start >= c.end for c in chosen):
-            chosen.append(candidate)
+        start, end = candidate.start, candidate.end
+        before = bisect_left(starts, max(end, start))
+        if before and ends[before - 1] > start:
+            continue  # overlaps the chosen span that starts last before it ends
+        if end > start and bisect_right(points, start) < bisect_left(points, end):
+            continue  # contains a chosen empty span
+        if end > start:
+            starts.insert(before, start)
+            ends.insert(before, end)
+        else:
+            insort(points, start)
+        chosen.append(candidate)
     return chosen
 
 

@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 import re
-from itertools import permutations
-from typing import Callable
+from typing import Callable, Iterator
 
 from spacy.tokens import Doc
 
@@ -46,11 +45,22 @@ def relation_of(text: str, source: Candidate, target: Candidate) -> str | None:
     return None
 
 
+def near_pairs(ordered: list[Candidate]) -> Iterator[tuple[Candidate, Candidate]]:
+    """Both orders of each pair of sorted candidates at most MAX_GAP apart (farther pairs cannot relate):
+    linear in a sentence's mentions, where all pairs would be quadratic."""
+    for index, left in enumerate(ordered):
+        for right in ordered[index + 1:]:
+            if right.start - left.end > MAX_GAP:
+                break
+            yield left, right
+            yield right, left
+
+
 def relate(doc: Doc, candidates: list[Candidate]) -> list[CandidateRelation]:
     """Relations between mentions of one sentence (each ordered pair at most once)."""
     found, text = [], doc_text(doc)
     for group in sentence_groups(doc, candidates):
-        for source, target in permutations(group, 2):
+        for source, target in near_pairs(sorted(group)):
             relation = relation_of(text, source, target)
             if relation and text[source.start:source.end] != text[target.start:target.end]:
                 found.append(CandidateRelation(relation, source, target))

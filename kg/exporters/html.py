@@ -20,7 +20,8 @@ from kg.exporters.overview import render_overview
 from kg.graph.layout import OTHER_COLOR, TYPE_COLORS
 from kg.exporters.target import Target, text_output
 from kg.registry import exporters
-from kg.text.markup import strip_markup
+from kg.text.bounded import strip_prefix
+from kg.text.markup import strip_markup, truncate
 from kg.types import ENTITY_TYPES
 
 HERE = Path(__file__).parent
@@ -56,13 +57,23 @@ def segments(text: str, spans: list[tuple[int, int, int]]) -> list[list[Any]]:
     return pieces
 
 
+DISPLAY_CHARS = 100_000  # of a huge abstract, as many clean characters as extraction reads
+
+
 def clean_segments(abstract: str, spans: list[tuple[int, int, int]]) -> list[list[Any]]:
-    """The abstract with markup stripped, mentions (original offsets) mapped onto the clean text."""
-    clean = strip_markup(abstract)
+    """The abstract with markup stripped, mentions (original offsets) mapped onto the clean text.
+
+    A huge abstract shows its first DISPLAY_CHARS characters (stripping all of it would take
+    about 100 bytes of offset map per character: a GB for a 10 MB abstract).
+    """
+    clean = strip_prefix(abstract, DISPLAY_CHARS)
+    cut = len(clean.text) > DISPLAY_CHARS
+    clean = truncate(clean, DISPLAY_CHARS) if cut else clean
     starts = [s for s, _ in clean.spans]
     ends = [e for _, e in clean.spans]
     mapped = [(bisect_left(starts, start), bisect_right(ends, end), target) for start, end, target in spans]
-    return segments(clean.text, [(s, e, t) for s, e, t in mapped if s < e])
+    pieces = segments(clean.text, [(s, e, t) for s, e, t in mapped if s < e])
+    return pieces + [[f" … (shortened for display: the abstract has {len(abstract):,} characters)"]] if cut else pieces
 
 
 def paper_fields(G: nx.DiGraph, node: Any, data: dict, index: dict[Any, int]) -> dict[str, Any]:

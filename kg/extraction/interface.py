@@ -9,7 +9,8 @@ from typing import Callable, Iterable, Literal, Protocol
 from spacy.tokens import Doc
 
 from kg.text.abbreviations import Abbreviation, find_abbreviations
-from kg.text.markup import CleanText, strip_markup, truncate
+from kg.text.bounded import MAX_PARSE_TOKENS, drop_long_runs, strip_prefix, token_limit
+from kg.text.markup import CleanText, truncate
 from kg.types import EntityType, Mention, MentionRelation, Paper, RelationType, Role
 
 
@@ -105,18 +106,33 @@ ExtractFn = Callable[[Doc, DocContext], tuple[list[Candidate], list[CandidateRel
 MAX_PARSE_CHARS = 100_000  # about 30 pages; real abstracts are under 5,000 characters
 
 
+def parse_view(paper: Paper) -> tuple[CleanText, bool]:
+    """The markup-free text to parse, bounded (MAX_PARSE_CHARS characters, MAX_PARSE_TOKENS tokens, no
+    degenerate runs: kg.text.bounded), and whether it stops before the abstract's end."""
+    whole = strip_prefix(paper.abstract, MAX_PARSE_CHARS)
+    clean = drop_long_runs(truncate(whole, MAX_PARSE_CHARS))
+    cut = token_limit(clean.text)
+    if cut is not None:
+        clean = truncate(clean, cut)
+    return clean, cut is not None or len(whole.text) > MAX_PARSE_CHARS
+
+
 def too_long(paper: Paper) -> str | None:
     """A warning when only the start of a paper's text will be analysed, else None."""
-    if len(paper.abstract) <= MAX_PARSE_CHARS or len(strip_markup(paper.abstract).text) <= MAX_PARSE_CHARS:
+    if len(paper.abstract) <= MAX_PARSE_TOKENS:  # fewer characters than the token limit: nothing is cut
+        return None
+    clean, cut = parse_view(paper)
+    if not cut:
         return None
     where = ", ".join(str(s) for s in paper.sources) or paper.id
+    analysed = clean.spans[-1][1] if clean.spans else 0
     return (f"{where}: abstract of {len(paper.abstract):,} characters; entities are extracted from its "
-            f"first {MAX_PARSE_CHARS:,} only (the whole text is kept in the outputs)")
+            f"first {analysed:,} only (the whole text is kept in the outputs)")
 
 
 def prepare(paper: Paper) -> tuple[str, DocContext]:
-    """The text to parse and the context extractors read, for one paper (at most MAX_PARSE_CHARS)."""
-    clean = truncate(strip_markup(paper.abstract), MAX_PARSE_CHARS)
+    """The text to parse and the context extractors read, for one paper (bounded: see parse_view)."""
+    clean, _ = parse_view(paper)
     return clean.text, DocContext(paper.id, clean, tuple(find_abbreviations(clean.text)))
 
 

@@ -73,6 +73,17 @@ def match_long_form(short: str, words: list[tuple[int, str]], text: str) -> tupl
     return start, end
 
 
+def last_words(text: str, start: int, stop: int, count: int = MAX_LONG_WORDS) -> list[tuple[int, str]]:
+    """The last `count` words of text[start:stop] with their offsets (reads only as far back as it must)."""
+    size = 256
+    while True:
+        begin = max(start, stop - size)
+        words = [(m.start(), m.group()) for m in WORD.finditer(text, begin, stop)]
+        if len(words) > count or begin == start:  # more than `count`: the first may be cut, the rest are whole
+            return words[-count:]
+        size *= 4
+
+
 def find_abbreviations(text: str) -> list[Abbreviation]:
     """All `long form (SHORT)` definitions in `text`, in order of appearance."""
     found: list[Abbreviation] = []
@@ -82,7 +93,7 @@ def find_abbreviations(text: str) -> list[Abbreviation]:
             continue
         stop = text.rfind(". ", 0, paren.start())
         sentence_start = stop + 2 if stop >= 0 else 0
-        words = [(m.start() + sentence_start, m.group()) for m in WORD.finditer(text[sentence_start:paren.start()])]
+        words = last_words(text, sentence_start, paren.start())
         span = match_long_form(inner, words, text)
         if span is None:
             continue
