@@ -1,7 +1,6 @@
 """Score a built graph against gold entities: paper-level P/R/F1, roles, cross-paper linking."""
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
@@ -11,6 +10,7 @@ from typing import Iterable
 import networkx as nx
 
 from kg.graph.resolve import normal_form
+from kg.quality.gold import read_gold  # noqa: F401  (part of this module's API)
 from kg.text.markup import strip_markup
 
 CARD_TYPES = ("method", "model", "dataset", "task")
@@ -104,12 +104,6 @@ class Scores:
 def key(form: str) -> str:
     """The matching key of a surface form: markup stripped, then `normal_form`."""
     return normal_form(strip_markup(form).text)
-
-
-def read_gold(path: Path) -> list[dict]:
-    """The gold records of a JSONL file."""
-    with open(path, encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
 
 
 def gold_items(records: Iterable[dict]) -> list[Item]:

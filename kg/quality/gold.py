@@ -1,0 +1,77 @@
+"""Read a gold annotation file strictly: any problem is one error naming the file, the line and what is wrong.
+
+A gold file is JSON Lines: per line an object with `id` (string or integer), `text` (or
+`abstract`: the abstract) and `entities`, a list of objects with `name` (string), `type` (one of
+the entity types), optional `role` (proposed/used) and `aliases` (strings). Gold is curated data:
+a bad line stops the evaluation rather than being skipped, so scores never silently lose papers.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from kg.errors import UserError
+from kg.io.detect import NotText, decode
+from kg.io.jsonline import parse_line
+from kg.types import ENTITY_TYPES, ROLES
+
+
+def read_gold(path: Path) -> list[dict]:
+    """The gold records of a JSONL file; raises UserError (file:line: problem) if it is not valid gold."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise UserError(f"{path}: cannot read the gold file ({error.strerror or error})") from None
+    try:
+        text = decode(data, [], path.name)
+    except NotText as error:
+        raise UserError(f"{path}:1: {error} (expected gold JSON Lines)") from None
+    records = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            parsed = parse_line(line.lstrip("\ufeff"))
+        except ValueError as error:
+            raise UserError(f"{path}:{number}: malformed JSON ({getattr(error, 'msg', error)})") from None
+        problem = gold_problem(parsed.value) or (f"{parsed.dropped[0]} is nested too deeply" if parsed.dropped else None)
+        if problem:
+            raise UserError(f"{path}:{number}: {problem} (expected {{\"id\", \"text\", \"entities\": [...]}})")
+        records.append(parsed.value)
+    if not records:
+        raise UserError(f"{path}: no gold records (the file is empty)")
+    return records
+
+
+def gold_problem(record: object) -> str | None:
+    """What is wrong with one gold record, or None."""
+    if not isinstance(record, dict):
+        return f"not a JSON object ({type(record).__name__})"
+    if isinstance(record.get("id"), bool) or not isinstance(record.get("id"), (str, int)) or record["id"] == "":
+        return "'id' is missing or not a string"
+    text = record.get("text", record.get("abstract"))
+    if not isinstance(text, str) or not text.strip():
+        return "'text' is missing, empty or not a string"
+    entities = record.get("entities", [])
+    if not isinstance(entities, list):
+        return "'entities' is not a list"
+    for index, entity in enumerate(entities):
+        problem = entity_problem(entity)
+        if problem:
+            return f"entities[{index}] {problem}"
+    return None
+
+
+def entity_problem(entity: object) -> str | None:
+    """What is wrong with one gold entity, or None."""
+    if not isinstance(entity, dict):
+        return "is not an object"
+    if not isinstance(entity.get("name"), str) or not entity["name"].strip():
+        return "has no 'name' string"
+    if entity.get("type") not in ENTITY_TYPES:
+        return f"has type {entity.get('type')!r} (choose from: {', '.join(ENTITY_TYPES)})"
+    if entity.get("role", "used") not in ROLES:
+        return f"has role {entity.get('role')!r} (choose from: {', '.join(ROLES)})"
+    aliases = entity.get("aliases", [])
+    if not isinstance(aliases, list) or not all(isinstance(alias, str) for alias in aliases):
+        return "has 'aliases' that are not a list of strings"
+    return None
