@@ -158,3 +158,23 @@ def test_a_title_line_is_the_listing_header_and_is_reported(tmp_path: Path) -> N
     corpus = read_corpus([tmp_path / "l.txt"])
     assert [p.abstract for p in corpus.papers] == [ABSTRACT]
     assert [(h.file, h.line, h.text) for h in corpus.headers] == [("l.txt", 1, "NeurIPS 2026 论文列表")]
+
+
+def failing_extract():
+    """An extract function that fails on one abstract (a stand-in for an extractor bug)."""
+    def extract(doc, context):
+        if "explode" in doc.text:
+            raise ValueError("extractor bug")
+        return [], []
+    return extract
+
+
+def test_a_paper_whose_extraction_fails_is_kept_with_a_warning(tmp_path: Path) -> None:
+    from kg.run.build import BuildConfig, build
+    from kg.run.engines import ExtractSpec
+
+    lines = [json.dumps({"id": "a", "abstract": "This one will explode."}), json.dumps({"id": "b", "abstract": ABSTRACT})]
+    (tmp_path / "in.jsonl").write_text("\n".join(lines), encoding="utf-8")
+    report = build([tmp_path / "in.jsonl"], BuildConfig(ExtractSpec(failing_extract), model="blank", use_cache=False))
+    assert sorted(report.graph.nodes) == ["paper:a", "paper:b"]
+    assert report.warnings == ["in.jsonl#1: extraction failed (ValueError: extractor bug); the paper is kept without entities"]

@@ -78,6 +78,7 @@ class Extraction:
     mentions: tuple[Mention, ...] = ()
     relations: tuple[MentionRelation, ...] = field(default_factory=tuple)
     abbreviations: tuple[tuple[str, str], ...] = ()  # (short, long) defined in the abstract
+    failed: str = ""  # why extraction failed on this paper (it is kept without entities; never cached)
 
 
 class Extractor(Protocol):

@@ -102,6 +102,13 @@ def build_unlocked(inputs: Inputs, config: BuildConfig, out_dir: Path | None = N
     with stage(stages, "extract"):
         extractions = extract_all(corpus.papers, WorkerSpec(config.model, config.extract), engine, cache,
                                   hooks.progress)
+    failed = [f"{', '.join(map(str, paper.sources)) or paper.id}: extraction failed ({extraction.failed}); "
+              "the paper is kept without entities" for paper, extraction in zip(corpus.papers, extractions)
+              if extraction.failed]
+    for warning in failed:
+        if hooks.warn:
+            hooks.warn(warning)
+    warnings += failed
     with stage(stages, "resolve+graph"):
         graph, stats = assemble(corpus.papers, extractions, config.base_iri, len(corpus.skipped))
     del extractions

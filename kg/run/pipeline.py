@@ -44,7 +44,7 @@ def extract_all(papers: list[Paper], spec: WorkerSpec, options: EngineOptions,
         for extraction in computed:  # run to the end, so pools and clusters shut down here
             index = next(indices)
             results[index] = extraction
-            if cache:
+            if cache and not extraction.failed:
                 cache.store(papers[index], extraction)
             if progress:
                 progress(1)

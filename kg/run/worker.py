@@ -1,6 +1,7 @@
 """What runs in an extraction worker (any engine): the per-process pipeline and the streaming extraction."""
 from __future__ import annotations
 
+import os
 import threading
 from collections import deque
 from itertools import islice
@@ -23,7 +24,18 @@ def extract_papers(papers: Iterable[Paper], nlp: Language, extract: ExtractFn,
     prepared = ((paper, *prepare(paper)) for paper in papers)
     pairs = ((text, (paper, context)) for paper, text, context in prepared)
     for doc, (paper, context) in nlp.pipe(pairs, as_tuples=True, batch_size=batch_size):
-        yield paper, extract_paper(paper, doc, context, extract)
+        yield paper, isolated(paper, doc, context, extract)
+
+
+def isolated(paper: Paper, doc: Any, context: Any, extract: ExtractFn) -> Extraction:
+    """`extract_paper`, or an empty Extraction saying why if it fails: one paper never sinks a build
+    (PAPERKG_DEBUG=1 lets the error through)."""
+    try:
+        return extract_paper(paper, doc, context, extract)
+    except Exception as error:  # noqa: BLE001  (reported as a warning by the build)
+        if os.environ.get("PAPERKG_DEBUG"):
+            raise
+        return Extraction(failed=f"{type(error).__name__}: {' '.join(str(error).split())[:200]}")
 
 
 _STATE: dict[WorkerSpec, tuple[Any, ExtractFn]] = {}
