@@ -49,6 +49,14 @@ def parse(nlp) -> Callable[[str], tuple]:
     return parse
 
 
+@pytest.fixture(scope="module")
+def graph_files(tmp_path_factory) -> dict[str, Path]:
+    """The invented query corpus (tests/query_corpus.py) exported as Turtle, N-Triples and JSON-LD."""
+    from tests.query_corpus import write_graph_files
+
+    return write_graph_files(tmp_path_factory.mktemp("query"))
+
+
 @pytest.fixture
 def listing(tmp_path: Path) -> Path:
     """A seed-style listing: a header line, then three invented abstracts."""

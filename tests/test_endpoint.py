@@ -20,7 +20,7 @@ from SPARQLWrapper import CSV, JSON, POST, TSV, XML, SPARQLWrapper
 from kg.query.endpoint import Endpoint, negotiate
 from kg.query.sparql import bind_params, literal_value, resolve_query, run_query
 from kg.query.store import LiveStore, open_store
-from tests.test_queries import CASES, graph_files  # noqa: F401 (the shared fixture)
+from tests.query_corpus import CASES
 
 XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 

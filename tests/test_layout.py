@@ -51,3 +51,11 @@ def test_readme_module_map_matches_the_tree() -> None:
     for init in kg.glob("*/__init__.py"):
         actual[init.parent.name] = {p.name for p in init.parent.glob("*.py")} - {"__init__.py"}
     assert listed_modules() == actual
+
+
+def test_no_test_imports_another_test_module_or_the_conftest() -> None:
+    """Shared data and helpers live in tests/support.py and tests/query_corpus.py, fixtures in the one conftest."""
+    pattern = re.compile(r"\b(?:from|import)\s+(?:tests\.)?(test_\w+|conftest)\b")
+    offenders = {path.name: pattern.findall(path.read_text(encoding="utf-8"))
+                 for path in sorted((ROOT / "tests").glob("*.py"))}
+    assert {name: found for name, found in offenders.items() if found} == {}
