@@ -33,6 +33,8 @@ def test_every_named_query_is_tested_and_documented() -> None:
     assert len(queries) >= 10 and {case[0] for case in CASES} == set(queries)
     for query in queries.values():
         assert query.text.startswith("# ") and query.description and "PREFIX mlkg:" in query.text
+        header = "".join(line for line in query.text.splitlines() if line.startswith("# Parameter"))
+        assert all(f"{name}:" in header for name in query.params), (query.name, header)
 
 
 @pytest.mark.parametrize("suffix", ["nt", "jsonld"])
