@@ -37,7 +37,7 @@
   function plural(n, word) { return fmt(n) + " " + word + (n === 1 ? "" : "s"); }
   function color(type) { return meta.colors[type] || meta.colors.other; }
   function isPaper(i) { return nodes[i].kind === "paper"; }
-  function radius(i) { return isPaper(i) ? 3 : 5 + 4 * Math.sqrt(Math.max(nodes[i].papers, 1)); }
+  function radius(i) { return isPaper(i) ? 3 : 4 + 2.6 * Math.sqrt(Math.max(nodes[i].papers, 1)); }
 
   function passes(i) {
     var node = nodes[i];
