@@ -140,8 +140,21 @@ def test_implausible_definition_is_ignored():
     assert labels(entities) == {"Glimnet"}
 
 
+@pytest.mark.parametrize("forms, entity_type", [
+    (("Florp dataset", "Florp", "Florp benchmark"), "dataset"), (("ZBL algorithm", "ZBL"), "method"),
+    (("Zorpformer model", "Zorpformer"), "model")])
+def test_a_name_and_its_kind_word_merge(forms, entity_type):
+    entities, _, _ = resolve([mention(f"p{i}", f, entity_type) for i, f in enumerate(forms)])
+    assert len(entities) == 1
+
+
+def test_a_kind_word_does_not_merge_across_types():
+    entities, _, _ = resolve([mention("p1", "Zorpnet", "model"), mention("p2", "Zorpnet score", "metric")])
+    assert len(entities) == 2
+
+
 @pytest.mark.parametrize("forms", [
-    ("Blarg score", "Blarg"), ("Florp dataset", "Florp", "Florp benchmark"), ("ZBL algorithm", "ZBL"),
+    ("Blarg score", "Blarg"),
     ("mean squared glorp", "mean square glorp"), ("Zarnov-Quell divergence", "ZQ divergence"),
     ("Fréchet Zorp Distance", "Frechet Zorp Distance"), ("zorp neural nets", "zorp neural network"),
     ("Q_1", "Q1"), ("Glorp-R-CNN", "Glorp-RCNN"), ("zorp neighbour search", "zorp neighbor search"),
@@ -173,7 +186,7 @@ def test_generic_policy_is_documented_data():
     assert all(r["reason"] and r["category"] in CATEGORIES for r in rows)
     assert {"machine learning", "NP-hard", "learning rate"} <= {r["name"] for r in rows}
     entities, _, _ = resolve([mention("p1", "Machine Learning", "method"), mention("p2", "NP-hard", "method")])
-    assert entities == [] and "deep learning" in default_knowledge(surface_key).generic
+    assert entities == [] and surface_key("deep learning") in default_knowledge(surface_key).generic
 
 
 @pytest.mark.parametrize("names", [("zAP", "ZAP"), ("ZAP", "zAP", "zap-2"), ("zap-2", "zAP", "ZAP")])
@@ -190,3 +203,28 @@ def test_a_link_is_proposed_if_any_mention_in_that_paper_is(roles):
     _, links, _ = resolve([mention("p1", "FrobNet", role=role) for role in roles] + [mention("p2", "FrobNet")])
     assert {(link.paper_id, link.role, len(link.mentions)) for link in links} == {
         ("p1", "proposed", len(roles)), ("p2", "used", 1)}
+
+
+@pytest.mark.parametrize("name", ["Glorp Under", "zorp of", "“Wizzle”", "novel zorp framework"])
+def test_fragments_and_quotes(name):
+    entities, _, _ = resolve([mention("p1", name)])
+    assert all(e.label in ("Wizzle",) for e in entities)
+
+
+def test_a_metric_named_by_a_thing_takes_another_type():
+    entities, _, _ = resolve([mention("p1", "zorpic linear unit", "metric"), mention("p2", "zorp error", "metric")])
+    assert {(e.label, e.type) for e in entities} == {("zorpic linear unit", "method"), ("zorp error", "metric")}
+
+
+def test_corpus_and_gazetteer_readings_of_an_acronym_merge_only_when_they_spell_alike():
+    from kg.graph.keys import surface_key
+    from kg.graph.knowledge import build_knowledge
+
+    gazetteer = [{"name": "zonal area under the glorp curve", "aliases": ["ZAG"]},
+                 {"name": "exact wobble", "aliases": ["EW"]}]
+    knowledge = build_knowledge(gazetteer, [], surface_key)
+    mentions = [mention("p1", "ZAG"), mention("p2", "zonal area under glorp"), mention("p3", "zonal area under the glorp curve"),
+                mention("p4", "EW"), mention("p5", "expected warping"), mention("p6", "exact wobble")]
+    pairs = [("p1", "ZAG", "zonal area under glorp"), ("p4", "EW", "expected warping")]
+    entities, _, _ = resolve(mentions, pairs, knowledge=knowledge)
+    assert len(entities) == 3 and "exact wobble" in labels(entities) and "expected warping" in labels(entities)

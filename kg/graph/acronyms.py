@@ -48,10 +48,15 @@ def plausible(short: str, long: str) -> bool:
 
 
 def same_meaning(a: str, b: str) -> bool:
-    """Two expansions of one short form read alike: same number of words, each pair sharing its first
-    three letters (convolutional/convolution neural net/network), not semi-/self-supervised learning."""
-    words_a, words_b = content_words(a), content_words(b)
-    return len(words_a) == len(words_b) and all(x[:3] == y[:3] for x, y in zip(words_a, words_b))
+    """Two expansions of one short form read alike: their words pair up sharing their first three letters,
+    one word more allowed (convolution(al) neural net(work), area under the ROC (curve)); not
+    semi-/self-supervised learning."""
+    short, long = sorted((content_words(a), content_words(b)), key=len)
+    if len(long) - len(short) > 1:
+        return False
+    if len(long) > len(short):  # one word more: area under (the) ROC (curve)
+        return any(all(x[:3] == y[:3] for x, y in zip(short, long[:i] + long[i + 1:])) for i in range(len(long)))
+    return all(x[:3] == y[:3] for x, y in zip(short, long))
 
 
 @dataclass(frozen=True)
@@ -96,5 +101,4 @@ def read_definitions(pairs: Iterable[tuple[str, str, str]], key: Callable[[str],
         else:
             ambiguous.add(short_key)
     chosen = {long: max(sorted(c), key=lambda k: c[k]) for long, c in names.items()}
-    chosen.update({long.replace(" ", ""): name for long, name in sorted(chosen.items()) if " " in long})
     return Definitions(local, dominant, frozenset(ambiguous), tuple(same), chosen, dict(spelled))

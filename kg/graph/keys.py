@@ -48,7 +48,7 @@ def singular(word: str) -> str:
 
 @lru_cache(maxsize=1 << 16)  # names repeat across papers; 50k papers call this ~400k times
 def normal_form(name: str) -> str:
-    """The matching key of a surface form: case, dashes, markup, spelling and last-word plural folded."""
+    """The words of a surface form, normalised: case, dashes, markup, spelling and plural folded."""
     text = unicodedata.normalize("NFKD", name)
     text = "".join(c for c in text if not unicodedata.combining(c))  # Fréchet = Frechet
     text = NON_WORD.sub(" ", DASHES.sub(" ", text))
@@ -66,9 +66,15 @@ def normal_form(name: str) -> str:
 
 
 @lru_cache(maxsize=1 << 16)
+def match_key(name: str) -> str:
+    """`normal_form` without spaces: spacing and hyphenation do not tell names apart (CIFAR10, CIFAR-10)."""
+    return normal_form(name).replace(" ", "")
+
+
+@lru_cache(maxsize=1 << 16)
 def surface_key(name: str) -> str:
-    """The key of one written form: a short acronym keeps its case (SSL, mAP), anything else `normal_form`."""
-    return acronym_key(name) or normal_form(name)
+    """The key of one written form: a short acronym keeps its case (SSL, mAP), anything else `match_key`."""
+    return acronym_key(name) or match_key(name)
 
 
 def display_form(name: str) -> str:

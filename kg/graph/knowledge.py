@@ -3,7 +3,7 @@ names and aliases, and the generic-term policy (`generic-terms.jsonl`: names tha
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from typing import Callable, Iterable
@@ -18,6 +18,7 @@ class Knowledge:
 
     canonical: dict[str, str]
     generic: frozenset[str]
+    names: dict[str, str] = field(default_factory=dict)  # canonical key -> the gazetteer's name
 
 
 def read_jsonl(folder, name: str) -> list[dict]:
@@ -48,18 +49,24 @@ def generic_entries(package: str = "kg.ontology") -> list[dict]:
     return rows
 
 
+def synonym(name: str, alias: str, key: Callable[[str], str]) -> bool:
+    """An alias that names the same thing, not a variant of it: ResNet-50, Qwen3, ROUGE-L and macro-F1
+    extend their entry's name (the gazetteer lists them to find them in text); they stay entities."""
+    name_key, alias_key = key(name).lower(), key(alias).lower()
+    return name_key not in alias_key and not (set(filter(str.isdigit, alias)) - set(name))
+
+
 def build_knowledge(gazetteer: Iterable[dict], generic: Iterable[dict], key: Callable[[str], str]) -> Knowledge:
     """Index both lists by `key`; an alias two gazetteer entries claim maps to neither."""
     claims: dict[str, set[str]] = {}
     for entry in gazetteer:
         target = key(entry["name"])
-        for form in (entry["name"], *entry.get("aliases", ())):
+        for form in (entry["name"], *filter(lambda a: synonym(entry["name"], a, key), entry.get("aliases", ()))):
             claims.setdefault(key(form), set()).add(target)
-    for form_key, targets in list(claims.items()):  # ILSVRC2012 spells ILSVRC-2012
-        claims.setdefault(form_key.replace(" ", ""), set()).update(targets)
     canonical = {k: next(iter(v)) for k, v in claims.items() if len(v) == 1 and k and next(iter(v)) != k}
     generic_keys = {key(form) for row in generic for form in (row["name"], *row.get("aliases", ()))}
-    return Knowledge(canonical, frozenset(k for k in generic_keys if k))
+    names = {key(entry["name"]): entry["name"] for entry in gazetteer}
+    return Knowledge(canonical, frozenset(k for k in generic_keys if k), names)
 
 
 @lru_cache(maxsize=4)

@@ -11,19 +11,20 @@ import re
 import unicodedata
 from collections import Counter, defaultdict
 
-from kg.graph.keys import normal_form
+from kg.graph.keys import match_key
 from kg.text.markup import normalise_whitespace
 
 ACCENTS = {"'": "\u0301", '"': "\u0308", "`": "\u0300"}  # LaTeX \' \" \` left after markup stripping
 ACCENT = re.compile(r"(?<=[A-Za-z])\\?(['\"`])\{?([aeiouyAEIOUYnNcC])\}?(?=[a-z]|\b)(?<!'s)")
 SCRIPT = re.compile(r"(?<=[A-Za-z0-9])[_^]\{?([A-Za-z0-9α-ω]+|[∞*])\}?")  # F_1, l_{2}, R^3 -> F1, l2, R3
 LINE_BREAK = re.compile(r"(?<=[A-Za-z])- (?=[A-Za-z])(?!(?:and|or|nor|to|as|vs|versus|via)\b)")
-EDGE_JUNK = " \t,;:.\"'`*-/{}"
+EDGE_JUNK = " \t,;:.\"'`*-/{}\u201c\u201d\u2018\u2019\u00ab\u00bb"
 DEBRIS = re.compile(r"[{}_\\$^;<>|=≤≥∈√∑~\"]|(?<![A-Z])&|&(?![A-Z])")
 LIST_COMMA = re.compile(r",(?!\d)|(?<!\d),")  # a comma outside a number such as 1,000
 PRONOUN = re.compile(r"\b(?:we|our|us|this paper|in this work)\b")
 EVALUATIVE = re.compile(r"^(?:good|better|improved|novel|superior|excellent|remarkable|poor|competitive|"
                         r"promising|impressive|significant|strong|stronger|new|existing|proposed)\b", re.I)
+DANGLING = re.compile(r"\s(?:of|for|in|on|with|from|under|over|to|by|and|or|the|a|an|via|between|than)$", re.I)
 BRACKETS = ("()", "[]", "{}")
 
 
@@ -51,7 +52,7 @@ def label_problems(label: str) -> list[str]:
         found.append("line-break hyphen")
     if LIST_COMMA.search(label):
         found.append("list fragment")
-    if PRONOUN.search(label) or EVALUATIVE.search(label):
+    if PRONOUN.search(label) or EVALUATIVE.search(label) or DANGLING.search(label):
         found.append("sentence fragment")
     if label != label.strip(EDGE_JUNK) or not any(c.isalnum() for c in label):
         found.append("edge punctuation")
@@ -78,17 +79,18 @@ def repair(name: str) -> str | None:
     return text
 
 
+PREPOSITION = re.compile(r" (?:of|for|in|on|with|from|over|under|between|via|to|by) ")
 SPELLED_ACRONYM = re.compile(r"[A-Z0-9][A-Z0-9&-]*[A-Z][A-Z0-9]*s?")  # CNN, GANs, BLEU: an acronym alone
 
 
 def choose_label(forms: Counter, papers: Counter) -> str:
-    """The form most papers write: forms are pooled by `normal_form` (case and plural variants), the
+    """The form most papers write: forms are pooled by `match_key` (case and plural variants), the
     pool most papers write wins (ties: the fuller), and within it the most written singular form
     (Cityscapes and FLOPs stay, having no singular). An acronym alone gives way to the most written
     spelled-out form, since an acronym means different things in different fields."""
     pools: dict[str, list[str]] = defaultdict(list)
     for form in sorted(forms):
-        pools[normal_form(form)].append(form)
+        pools[match_key(form)].append(form)
 
     def pool_rank(key: str) -> tuple:
         members = pools[key]
@@ -97,11 +99,13 @@ def choose_label(forms: Counter, papers: Counter) -> str:
     def pick(keys: list[str]) -> str:
         members = pools[max(keys, key=pool_rank)]
         singular_forms = [f for f in members if not is_plural_of(f, members)] or members
-        return max(singular_forms, key=lambda f: (papers[f], forms[f], f.islower()))
+        best = max(singular_forms, key=lambda f: (papers[f], forms[f], f.islower()))
+        lowered = best[:1].lower() + best[1:]  # "Latent Dirichlet allocation" opening a sentence
+        return lowered if lowered in members and 2 * papers[lowered] >= papers[best] else best
 
     best = pick(sorted(pools))
     if SPELLED_ACRONYM.fullmatch(best):
-        spelled = [k for k in sorted(pools) if " " in k]
+        spelled = [k for k in sorted(pools) if any(" " in form for form in pools[k])]
         if spelled:
             best = pick(spelled)
     return best
@@ -109,8 +113,8 @@ def choose_label(forms: Counter, papers: Counter) -> str:
 
 def is_plural_of(form: str, others: list[str]) -> bool:
     """True when the form ends in s and another form is the same without it (Processes/Process)."""
-    if not form.endswith("s") or form[-2:-1].isupper():  # FLOPs, GANs: an acronym's s stays as written
-        return False
+    if not form.endswith("s") or form[-2:-1].isupper() or PREPOSITION.search(form):
+        return False  # FLOPs, GANs: an acronym's s stays; "method of multipliers": the head is not last
     stripped = {form[:-1], form[:-2] if form.endswith("es") else None}
     return any(o in stripped or o.lower() in {s.lower() for s in stripped if s}
                                       for o in others if o != form)

@@ -13,15 +13,17 @@ from collections import Counter, defaultdict
 from dataclasses import replace
 from typing import Iterable, Sequence
 
-from kg.graph.acronyms import Definitions, acronym_key, read_definitions
-from kg.graph.keys import display_form, normal_form, singular, slug, surface_key
+from kg.graph.acronyms import Definitions, acronym_key, read_definitions, same_meaning
+from kg.graph.keys import display_form, match_key, normal_form, singular, slug, surface_key
 from kg.graph.knowledge import Knowledge, default_knowledge
 from kg.graph.labels import choose_label, repair
-from kg.graph.variants import Union, case_pairs, kind_pairs, spacing_pairs
+from kg.graph.variants import Union, case_pairs, kind_pairs
 from kg.types import ENTITY_TYPES, Entity, Link, Mention, MentionRelation, Relation
 
-__all__ = ["normal_form", "resolve", "singular", "slug", "Resolver"]
+__all__ = ["match_key", "normal_form", "resolve", "singular", "slug", "Resolver"]
 TYPE_ORDER = {t: i for i, t in enumerate(ENTITY_TYPES)}
+NOT_MEASURES = frozenset("unit network model machine layer algorithm method coefficient architecture "
+                         "dataset corpus benchmark".split())  # head nouns of things, not of measures
 Pair = Sequence[str]  # (paper, short, long) or, without a paper, (short, long)
 
 
@@ -32,16 +34,14 @@ class Resolver:
         self.definitions, self.knowledge = definitions, knowledge
 
     def known(self, key: str) -> str:
-        """The gazetteer's canonical key for a key (also when written without spaces), else the key."""
-        canonical = self.knowledge.canonical
-        return canonical.get(key) or canonical.get(key.replace(" ", ""), key)
+        """The gazetteer's canonical key for a key, else the key."""
+        return self.knowledge.canonical.get(key, key)
 
     def expand(self, paper: str, key: str) -> str:
         """A key read as its concept: the paper's own acronym definition, else the corpus's agreed one,
         a coined name for its spelled-out form, then the gazetteer's canonical name."""
         key = self.definitions.local.get((paper, key)) or self.definitions.dominant.get(key, key)
-        names = self.definitions.names
-        return self.known(names.get(key) or names.get(key.replace(" ", ""), key))
+        return self.known(self.definitions.names.get(key, key))
 
     def __call__(self, paper: str, name: str) -> str:
         return self.expand(paper, surface_key(name))
@@ -53,7 +53,7 @@ class Resolver:
         expanded = [self.expand(paper, k) if k else w for k, w in zip(keys, words)]
         if expanded == [k or w for k, w in zip(keys, words)]:
             return None
-        return self.expand(paper, normal_form(" ".join(expanded)))
+        return self.expand(paper, match_key(" ".join(expanded)))
 
 
 def spelled_label(long: str) -> str:
@@ -88,7 +88,7 @@ def resolve(
     groups, members = merge_variants(by_key, resolver)
     groups = {k: g for k, g in groups.items() if k and not set(members[k]) & knowledge.generic}
     entities, entity_of = make_entities(groups, members, definitions.spelled)
-    generic = {e.id for e in entities if {normal_form(e.label), surface_key(e.label)} & knowledge.generic}
+    generic = {e.id for e in entities if surface_key(e.label) in knowledge.generic}
     entities = [e for e in entities if e.id not in generic]
     groups = {k: g for k, g in groups.items() if entity_of[k] not in generic}
     mention_entity = {original[m]: entity_of[k] for k, group in groups.items() for m in group}
@@ -98,16 +98,17 @@ def resolve(
 
 def merge_variants(by_key: dict[str, list[Mention]],
                    resolver: Resolver) -> tuple[dict[str, list[Mention]], dict[str, list[str]]]:
-    """Join keys that name one concept (spacing, acronym case, `X score`, expansions alike, acronym
+    """Join keys that name one concept (acronym case, `X score`, expansions alike, acronym
     words spelled out) under the most used key; also the member keys of each."""
     union = Union({k: len(g) for k, g in by_key.items()})
     keys = set(by_key)
     acronyms = {a for g in by_key.values() for m in g if (a := acronym_key(m.name))}
     forms = sorted({(k, m.paper_id, m.name) for k, g in by_key.items() for m in g})
     spelled = ((k, resolver.spelled_out(paper, name)) for k, paper, name in forms)
-    pairs = [*spacing_pairs(keys), *case_pairs(keys, acronyms, lambda a: resolver("", a)),
-             *kind_pairs(forms, keys, resolver), *((k, t) for k, t in spelled if t in keys and t != k),
-             *((a, b) for a, b in resolver.definitions.same if a in keys and b in keys)]
+    pairs = [*case_pairs(keys, acronyms, lambda a: resolver("", a)),
+             *kind_pairs(forms, keys, resolver, lambda k: majority_type(by_key[k])), *((k, t) for k, t in spelled if t in keys and t != k),
+             *((a, b) for a, b in resolver.definitions.same if a in keys and b in keys),
+             *known_alike(resolver, keys)]
     for a, b in pairs:
         union.join(a, b)
     merged: dict[str, list[Mention]] = defaultdict(list)
@@ -116,6 +117,29 @@ def merge_variants(by_key: dict[str, list[Mention]],
         merged[union.find(key)].extend(by_key[key])
         members[union.find(key)].append(key)
     return merged, members
+
+
+def majority_type(group: list[Mention]) -> str:
+    """The type most mentions of a group have (ties: the order of ENTITY_TYPES); a metric whose head
+    noun names a thing that is not a measure (`linear unit`, `network`) takes the next type, else method."""
+    types = Counter(m.type for m in group)
+    ranked = sorted(sorted(types, key=TYPE_ORDER.get), key=lambda t: -types[t])
+    head = (group[0].name or group[0].text).split()[-1].lower() if group else ""
+    if ranked and ranked[0] == "metric" and head.rstrip("s") in NOT_MEASURES:
+        return ranked[1] if len(ranked) > 1 else "method"
+    return ranked[0] if ranked else "method"
+
+
+def known_alike(resolver: Resolver, keys: set[str]) -> Iterable[tuple[str, str]]:
+    """The corpus's reading of an acronym and the gazetteer's, when they spell alike (AUC: area under
+    ROC / area under the ROC curve); not when they differ (EM: expectation maximization / exact match)."""
+    definitions, knowledge = resolver.definitions, resolver.knowledge
+    for short, long in sorted(definitions.dominant.items()):
+        known = knowledge.canonical.get(short)
+        spelled = definitions.spelled.get(long)
+        if known and known != long and {known, long} <= keys and spelled and known in knowledge.names:
+            if same_meaning(max(sorted(spelled), key=spelled.get), knowledge.names[known]):
+                yield long, known
 
 
 def make_entities(groups: dict[str, list[Mention]], members: dict[str, list[str]],
@@ -127,8 +151,7 @@ def make_entities(groups: dict[str, list[Mention]], members: dict[str, list[str]
     entities, entity_of = [], {}
     for key in order:
         group = groups[key]
-        types = Counter(m.type for m in group)
-        entity_type = max(sorted(types, key=TYPE_ORDER.get), key=lambda t: types[t])
+        entity_type = majority_type(group)
         forms = Counter(display_form(m.name) for m in group)
         papers = Counter(form for form, _ in {(display_form(m.name), m.paper_id) for m in group})
         if not any(" " in form for form in forms):  # only acronyms written: the defined long form

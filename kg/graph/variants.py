@@ -1,4 +1,4 @@
-"""Merge keys that name one concept: spacing variants, case variants of one acronym, and a name
+"""Merge keys that name one concept (keys already ignore spacing): case variants of one acronym, and a name
 followed by its kind ("BLEU score", "MNIST dataset", "EM algorithm") when the bare name is also a key."""
 from __future__ import annotations
 
@@ -39,17 +39,6 @@ class Union:
             self.sizes[keep] += self.sizes[gone]
 
 
-def spacing_pairs(keys: Iterable[str]) -> Iterable[tuple[str, str]]:
-    """Keys equal once spaces are removed (`back propagation`, `backpropagation`)."""
-    first: dict[str, str] = {}
-    for key in sorted(keys):
-        squeezed = key.replace(" ", "")
-        if squeezed in first:
-            yield first[squeezed], key
-        else:
-            first.setdefault(squeezed, key)
-
-
 def case_pairs(keys: Iterable[str], raw_acronyms: Iterable[str],
                resolve_bare: Callable[[str], str]) -> Iterable[tuple[str, str]]:
     """A lowercase key (`adam`, `r cnn`) and the one acronym spelled like it without spaces (`ADAM`,
@@ -66,13 +55,16 @@ def case_pairs(keys: Iterable[str], raw_acronyms: Iterable[str],
                 yield key, target
 
 
-def kind_pairs(forms: Iterable[tuple[str, str, str]], keys: set[str],
-               resolve_form: Callable[[str, str], str]) -> Iterable[tuple[str, str]]:
+BLOCKED = {"metric": {"model", "dataset"}, "distance": {"model", "dataset"}, "method": {"task"}, "model": {"task"},
+           "framework": {"task"}, "data": set()}  # Inception score is no Inception; an algorithm no task
+
+
+def kind_pairs(forms: Iterable[tuple[str, str, str]], keys: set[str], resolve_form: Callable[[str, str], str],
+               type_of: Callable[[str], str] = lambda key: "") -> Iterable[tuple[str, str]]:
     """(key, paper, written form) whose form is `X score`/`X dataset`/`X algorithm`... joins X when X is
     a key, and joins `X method` when both are forms. X must look like a name (a capital, digit, space
     or hyphen), so `language model` does not join `language`."""
     bases: dict[tuple[str, str], str] = {}
-    squeezed = {k.replace(" ", ""): k for k in sorted(keys, reverse=True)}
     for key, paper, form in forms:
         match = KIND_SUFFIX.match(form)
         if not match:
@@ -80,10 +72,10 @@ def kind_pairs(forms: Iterable[tuple[str, str, str]], keys: set[str],
         name = match.group("name").strip()
         if not (any(c.isupper() or c.isdigit() or c in " -" for c in name) or acronym_key(name)):
             continue
+        kind = KINDS[match.group("kind").lower()]
         target = resolve_form(paper, name)
-        target = target if target in keys else squeezed.get(target.replace(" ", ""), target)
-        if target in keys and target != key:
-            yield key, target
-        base = (KINDS[match.group("kind").lower()], target)
+        if target in keys and target != key and type_of(target) not in BLOCKED[kind]:
+            yield key, target  # not Inception (a model) and Inception score (a metric)
+        base = (kind, target)
         if bases.setdefault(base, key) != key:
             yield bases[base], key

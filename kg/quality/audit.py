@@ -11,10 +11,10 @@ from typing import Iterable
 import networkx as nx
 
 from kg.graph.acronyms import acronym_key
-from kg.graph.keys import normal_form, surface_key
+from kg.graph.keys import match_key, surface_key
 from kg.graph.knowledge import default_knowledge
 from kg.graph.labels import label_problems
-from kg.graph.variants import KIND_SUFFIX
+from kg.graph.variants import BLOCKED, KIND_SUFFIX, KINDS
 
 TYPES = ("method", "model", "dataset", "task", "metric")
 
@@ -56,28 +56,33 @@ def mentioned(graph: nx.Graph, node: str) -> int:
 
 
 def name_key(label: str) -> str:
-    """A loose key for duplicate detection: normal form without a trailing kind word (score, dataset...)."""
+    """A loose key for duplicate detection: an acronym as the resolver keys it (mAP is not MAP), else the
+    match key without a trailing kind word (score, dataset...)."""
     match = KIND_SUFFIX.match(label)
-    return normal_form(match.group("name") if match else label).replace(" ", "")
+    return acronym_key(label) or match_key(match.group("name") if match else label)
+
+
+def distinct_kinds(a: dict, b: dict) -> bool:
+    """`X algorithm` (method) and the task X, `Inception score` and the model Inception: not duplicates."""
+    for one, other in ((a, b), (b, a)):
+        match = KIND_SUFFIX.match(one["label"])
+        if match and other.get("type") in BLOCKED[KINDS[match.group("kind").lower()]]:
+            return True
+    return False
 
 
 def find_duplicates(nodes: list[tuple[str, dict]]) -> list[str]:
-    """Entities whose labels (or one's label and another's alias) share a loose key."""
+    """Pairs of entities whose labels (or one's label and another's alias) share a loose key."""
     owners: dict[str, set[str]] = defaultdict(set)
     for node, data in nodes:
         owners[name_key(data["label"])].add(node)
     found = set()
     for node, data in nodes:
-        for alias in aliases_of(data):
-            if not acronym_key(alias):  # shared acronyms are reported on their own
-                for other in owners.get(name_key(alias), ()):
-                    if other != node:
-                        found.add(tuple(sorted((node, other))))
-    for ids in owners.values():
-        if len(ids) > 1:
-            found.add(tuple(sorted(ids)))
-    labels = dict((n, d["label"]) for n, d in nodes)
-    return [" = ".join(f"{i} ({labels[i]!r})" for i in ids) for ids in sorted(found)]
+        keys = {name_key(data["label"])} | {name_key(a) for a in aliases_of(data) if not acronym_key(a)}
+        found |= {tuple(sorted((node, other))) for key in keys for other in owners.get(key, ()) if other != node}
+    data_of = dict(nodes)
+    pairs = [(a, b) for a, b in sorted(found) if not distinct_kinds(data_of[a], data_of[b])]
+    return [f"{a} ({data_of[a]['label']!r}) = {b} ({data_of[b]['label']!r})" for a, b in pairs]
 
 
 def shared_acronyms(nodes: list[tuple[str, dict]]) -> list[str]:
@@ -102,7 +107,7 @@ def audit(graph: nx.Graph, top: int = 20) -> Audit:
         for form in (label, *aliases_of(data)):
             if problems := label_problems(form):
                 result.suspicious.append(f"{node}: {form!r}: {', '.join(problems)}")
-        if surface_key(label) in generic or normal_form(label) in generic:
+        if surface_key(label) in generic:
             result.generic.append(f"{node} ({label!r})")
     result.duplicates = find_duplicates(nodes)
     result.shared_acronyms = shared_acronyms(nodes)

@@ -9,7 +9,7 @@ from typing import Iterable
 
 import networkx as nx
 
-from kg.graph.resolve import normal_form
+from kg.graph.keys import match_key
 from kg.quality.gold import read_gold  # noqa: F401  (part of this module's API)
 from kg.text.markup import strip_markup
 
@@ -102,8 +102,8 @@ class Scores:
 
 
 def key(form: str) -> str:
-    """The matching key of a surface form: markup stripped, then `normal_form`."""
-    return normal_form(strip_markup(form).text)
+    """The matching key of a surface form: markup stripped, then `match_key` (spacing ignored)."""
+    return match_key(strip_markup(form).text)
 
 
 def gold_items(records: Iterable[dict]) -> list[Item]:
