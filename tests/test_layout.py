@@ -59,3 +59,22 @@ def test_no_test_imports_another_test_module_or_the_conftest() -> None:
     offenders = {path.name: pattern.findall(path.read_text(encoding="utf-8"))
                  for path in sorted((ROOT / "tests").glob("*.py"))}
     assert {name: found for name, found in offenders.items() if found} == {}
+
+
+def quickstart() -> list[str]:
+    """The command lines of the README's Quickstart block."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    return re.search(r"^## Quickstart\n+```bash\n(.*?)^```", readme, re.S | re.M).group(1).strip().splitlines()
+
+
+def test_the_quickstart_creates_a_venv_first_and_ci_runs_exactly_it() -> None:
+    lines = quickstart()
+    assert lines[0].startswith("python3 -m venv ") and ". .venv/bin/activate" in lines[0]
+    assert any("pip install -e '.[test]'" in line and "python -m pytest" in line for line in lines)
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "## Quickstart" in ci and "pip install" not in ci and "pytest" not in ci.replace("pytest collected", "")
+
+
+def test_examples_use_no_files_outside_the_repository() -> None:
+    for path in [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "kg" / "cli").glob("*.py")]:
+        assert "../shared" not in path.read_text(encoding="utf-8"), path.name
