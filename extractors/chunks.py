@@ -1,6 +1,7 @@
 """Noun-chunk sub-spans typed by their head noun: tasks, methods, models, metrics, named datasets."""
 from __future__ import annotations
 
+import re
 from typing import Callable, Iterator
 
 from spacy.lang.en.syntax_iterators import noun_chunks as english_noun_chunks
@@ -15,6 +16,7 @@ from kg.registry import extractors
 
 SCORE = 0.5
 REST_SCORE = 0.45  # the phrase after a leading name, used when the name is a known dataset/metric
+OPEN_SCORE = 0.4  # typed by no head list: any other candidate's type wins
 DROPPED_HEADS = frozenset("approach method technique strategy scheme paradigm".split())
 STRIP_POS = frozenset("DET PRON PART ADV NUM PUNCT CCONJ SCONJ ADP AUX".split())
 TAIL_WORDS = GENERIC_HEADS | VAGUE_HEADS | frozenset(HEAD_TYPES) | frozenset("system setting task benchmark".split())
@@ -84,6 +86,24 @@ def typed_span(a: Attrs, start: int, stop: int) -> tuple[Range, str] | None:
         if acceptable(a, start, sub_end, head, entity_type):
             return (start, sub_end), entity_type
     return None
+
+
+# A deverbal noun (`selection`, `compression`, `merging`) names a process: with a specific modifier, a technique
+# (`token selection`), whatever the word; the closed head lists cannot reach the long tail.
+PROCESS_NOUN = re.compile(r"^[a-z]{3,}(?:tion|sion|ing)$")
+OPEN_POS = frozenset("NOUN PROPN ADJ".split())
+
+
+def open_span(a: Attrs, start: int, stop: int) -> Range | None:
+    """A phrase of two or more nouns/adjectives ending in a process noun missing from the head lists, or None."""
+    if stop - start < 2 or a.pos[stop - 1] != "NOUN":
+        return None
+    head = singular_lower(a.lower[stop - 1])
+    if not PROCESS_NOUN.match(head) or head in VAGUE_HEADS or head in GENERIC_HEADS:
+        return None
+    if not all(a.pos[i] in OPEN_POS or a.text[i] in "-–" for i in range(start, stop)):
+        return None
+    return start, stop
 
 
 def acceptable(a: Attrs, start: int, end: int, head: str, entity_type: str) -> bool:
@@ -172,6 +192,10 @@ def make_chunks() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
                 continue
             start, end = trim(a, chunk_start, chunk_end)
             found = typed_span(a, start, end) if end > start else None
+            if found is None and end > start:
+                opened = open_span(a, start, end)
+                if opened:
+                    yield Candidate(*char_range(a, *opened), "method", "used", OPEN_SCORE, "chunks", strength="weak")
             if found:
                 (sub_start, sub_end), entity_type = found
                 yield Candidate(*char_range(a, sub_start, sub_end), entity_type, "used", SCORE, "chunks", strength="weak")

@@ -48,3 +48,26 @@ def test_stripped_modifier_takes_its_whole_compound(parse, text, kept, never):
 
 def test_stripped_number_keeps_its_hyphenated_word(parse):
     assert spans(parse, "The sampler keeps a 3-approximation ratio on graphs.").get("approximation ratio") == "metric"
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We apply glimmer pruning to every layer.", None),  # `pruning` is a listed head: typed, not open
+    ("We apply sparse glimmer selection to every layer.", "sparse glimmer selection"),
+    ("Our agents rely on adaptive feature recalibration in every episode.", "adaptive feature recalibration"),
+])
+def test_process_noun_heads_outside_the_lists_are_weak_methods(parse, text, name):
+    doc, context = parse(text)
+    found = {doc.text[c.start:c.end]: c for c in make_chunks()(doc, context)}
+    if name is None:
+        assert all(c.strength == "weak" and c.score > 0.4 for c in found.values()) and found
+    else:
+        assert found[name].type == "method" and found[name].strength == "weak" and found[name].score == 0.4
+
+
+@pytest.mark.parametrize("text", [
+    "We thank the reviewers for the discussion.",  # a lone process noun: no modifier
+    "The model reaches a good place.",  # not a process noun, no head
+])
+def test_no_open_span_without_a_specific_process_phrase(parse, text):
+    doc, context = parse(text)
+    assert all(c.score != 0.4 for c in make_chunks()(doc, context))
