@@ -228,3 +228,17 @@ def test_corpus_and_gazetteer_readings_of_an_acronym_merge_only_when_they_spell_
     pairs = [("p1", "ZAG", "zonal area under glorp"), ("p4", "EW", "expected warping")]
     entities, _, _ = resolve(mentions, pairs, knowledge=knowledge)
     assert len(entities) == 3 and "exact wobble" in labels(entities) and "expected warping" in labels(entities)
+
+
+def test_an_acronym_label_gives_way_to_its_defined_long_form_even_if_never_written_as_a_mention():
+    mentions = [mention(f"p{i}", "QZP", "method") for i in range(3)] + [mention("p4", "Quasi-Zonal-Pooling", "method")]
+    pairs = [("p1", "QZP", "quasi zonal pooling"), ("p2", "QZP", "quasi zonal pooling")]
+    entities, _, _ = resolve(mentions, pairs)
+    assert labels(entities) == {"quasi zonal pooling"}
+
+
+def test_expansions_of_one_acronym_with_different_types_stay_apart():
+    mentions = [mention("p1", "ZM", "model"), mention("p1", "zorp model", "model"),
+                mention("p2", "ZM", "task"), mention("p2", "zorp modeling", "task")]
+    entities, _, _ = resolve(mentions, [("p1", "ZM", "zorp model"), ("p2", "ZM", "zorp modeling")])
+    assert labels(entities) == {"zorp model", "zorp modeling"}

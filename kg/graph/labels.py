@@ -83,13 +83,14 @@ PREPOSITION = re.compile(r" (?:of|for|in|on|with|from|over|under|between|via|to|
 SPELLED_ACRONYM = re.compile(r"[A-Z0-9][A-Z0-9&-]*[A-Z][A-Z0-9]*s?")  # CNN, GANs, BLEU: an acronym alone
 
 
-def choose_label(forms: Counter, papers: Counter) -> str:
+def choose_label(forms: Counter, papers: Counter, proper: bool = False) -> str:
     """The form most papers write: forms are pooled by `match_key` (case and plural variants), the
     pool most papers write wins (ties: the fuller), and within it the most written singular form
     (Cityscapes and FLOPs stay, having no singular). An acronym alone gives way to the most written
-    spelled-out form, since an acronym means different things in different fields."""
+    spelled-out form, since an acronym means different things in different fields. `proper` (dataset
+    names): on ties the capitalised form, and no lower-casing of a sentence-initial capital."""
     pools: dict[str, list[str]] = defaultdict(list)
-    for form in sorted(forms):
+    for form in sorted(set(forms) | set(papers)):  # papers may name defined long forms never written here
         pools[match_key(form)].append(form)
 
     def pool_rank(key: str) -> tuple:
@@ -99,13 +100,13 @@ def choose_label(forms: Counter, papers: Counter) -> str:
     def pick(keys: list[str]) -> str:
         members = pools[max(keys, key=pool_rank)]
         singular_forms = [f for f in members if not is_plural_of(f, members)] or members
-        best = max(singular_forms, key=lambda f: (papers[f], forms[f], f.islower()))
+        best = max(singular_forms, key=lambda f: (papers[f], forms[f], f.islower() != proper))
         lowered = best[:1].lower() + best[1:]  # "Latent Dirichlet allocation" opening a sentence
-        return lowered if lowered in members and 2 * papers[lowered] >= papers[best] else best
+        return lowered if lowered in members and 2 * papers[lowered] >= papers[best] and not proper else best
 
     best = pick(sorted(pools))
     if SPELLED_ACRONYM.fullmatch(best):
-        spelled = [k for k in sorted(pools) if any(" " in form for form in pools[k])]
+        spelled = [k for k in sorted(pools) if any(re.search(r"[a-z][ -]+[A-Za-z]", f) for f in pools[k])]
         if spelled:
             best = pick(spelled)
     return best

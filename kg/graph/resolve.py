@@ -104,11 +104,14 @@ def merge_variants(by_key: dict[str, list[Mention]],
     keys = set(by_key)
     acronyms = {a for g in by_key.values() for m in g if (a := acronym_key(m.name))}
     forms = sorted({(k, m.paper_id, m.name) for k, g in by_key.items() for m in g})
+    defined = {a for a, _ in resolver.definitions.same} | set(resolver.definitions.dominant.values())
     spelled = ((k, resolver.spelled_out(paper, name)) for k, paper, name in forms)
     pairs = [*case_pairs(keys, acronyms, lambda a: resolver("", a)),
              *kind_pairs(forms, keys, resolver, lambda k: majority_type(by_key[k])), *((k, t) for k, t in spelled if t in keys and t != k),
              *((a, b) for a, b in resolver.definitions.same if a in keys and b in keys),
              *known_alike(resolver, keys)]
+    types = {k: majority_type(g) for k, g in by_key.items()}
+    pairs = [(a, b) for a, b in pairs if a not in defined or types[a] == types[b]]  # LM: model, modeling
     for a, b in pairs:
         union.join(a, b)
     merged: dict[str, list[Mention]] = defaultdict(list)
@@ -157,7 +160,7 @@ def make_entities(groups: dict[str, list[Mention]], members: dict[str, list[str]
         if not any(" " in form for form in forms):  # only acronyms written: the defined long form
             for member in members[key]:
                 papers.update(spelled.get(member, {}))
-        label = choose_label(forms + Counter(dict.fromkeys(papers, 0)), papers)
+        label = choose_label(forms, papers, proper=entity_type == "dataset")
         entity_of[key] = unique_id(f"{entity_type}:{slug(label)}", taken)
         others = set(forms) | {m.name for m in group}
         entities.append(Entity(entity_of[key], entity_type, label, tuple(sorted(others - {label}))))
