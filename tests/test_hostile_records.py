@@ -178,3 +178,12 @@ def test_a_paper_whose_extraction_fails_is_kept_with_a_warning(tmp_path: Path) -
     report = build([tmp_path / "in.jsonl"], BuildConfig(ExtractSpec(failing_extract), model="blank", use_cache=False))
     assert sorted(report.graph.nodes) == ["paper:a", "paper:b"]
     assert report.warnings == ["in.jsonl#1: extraction failed (ValueError: extractor bug); the paper is kept without entities"]
+
+
+def test_a_file_name_that_is_not_utf8_is_shown_with_a_replacement_character(tmp_path: Path) -> None:
+    import os
+
+    path = Path(os.fsdecode(os.fsencode(tmp_path) + b"/caf\xe9.txt"))
+    path.write_text(f"{ABSTRACT}\n", encoding="utf-8")
+    corpus = read_corpus([path])
+    assert [str(s) for s in corpus.papers[0].sources] == ["caf\ufffd.txt#1"]
