@@ -37,6 +37,8 @@ def one_error_line(result, code: int = 1) -> str:
     (b"%PDF-1.4\n" + b"x" * 50, "binary file (a PDF document)"),
     (json.dumps(GOOD).encode() + b"\n" + b'{"id": "x", "text": "y", "entities": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
      "gold.jsonl:2: entities is nested too deeply"),
+    (b'{"id": "x", "text": "\\ud800", "entities": []}', "'text': abstract has no letters or digits"),
+    (b'{"id": ' + b"1" * 5000 + b', "text": "abc", "entities": []}', "'id' is longer than 256 characters"),
 ])
 def test_bad_gold_is_one_line_and_exit_1(tmp_path: Path, content: bytes | None, message: str) -> None:
     gold = tmp_path / "gold.jsonl"
@@ -79,3 +81,14 @@ def test_output_survives_any_terminal_encoding(tmp_path: Path, env: dict) -> Non
     assert b"papers: 1 built from 2 records, 1 skipped" in result.stdout and b"Traceback" not in result.stderr
     missing = subprocess.run(command[:4] + ["n\u00f6pe\u2192.jsonl"], capture_output=True, env={**clean_env, **env}, cwd=ROOT)
     assert missing.returncode == 1 and len(missing.stderr.strip().splitlines()) == 1
+
+
+def test_kg_bench_with_nothing_to_measure_is_a_usage_line(tmp_path: Path, listing: Path) -> None:
+    result = runner.invoke(app, ["bench", str(listing), "--no-parse", "--no-serial", "--no-incremental", "--jobs", "1"])
+    assert "nothing to measure" in one_error_line(result, code=2)
+
+
+def test_a_query_file_that_is_not_text_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "q.rq").write_bytes(b"\xff\xfe\x00")
+    result = runner.invoke(app, ["query", str(ROOT / "exports" / "graph.ttl"), str(tmp_path / "q.rq")])
+    assert "not a UTF-8 text file" in one_error_line(result)

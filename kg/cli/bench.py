@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from kg.cli.errors import EXIT_USAGE, fail
 from kg.nlp import DEFAULT_MODEL
 
 if TYPE_CHECKING:  # the heavy modules load when the command runs, not when `kg` starts
@@ -35,6 +36,9 @@ def bench_command(
     json_path: Optional[Path] = typer.Option(None, "--json", metavar="FILE", help="Also write every measurement as JSON."),
 ) -> None:
     """Time the build stage by stage against a bare nlp.pipe of the same texts."""
+    if not (parse or serial or incremental or jobs > 1):
+        raise fail("nothing to measure: --no-parse, --no-serial and --no-incremental with --jobs 1 leave no "
+                   "measurement (drop one of them, or set --jobs 2)", EXIT_USAGE)
     from kg.extractors import VERSION, build_extract
     from kg.quality.bench import as_dict
     from kg.run.engines import ExtractSpec

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from kg.errors import UserError
 from kg.io.detect import NotText, decode
+from kg.io.fields import read_abstract, read_id
 from kg.io.jsonline import parse_line
 from kg.types import ENTITY_TYPES, ROLES
 
@@ -48,9 +49,12 @@ def gold_problem(record: object) -> str | None:
         return f"not a JSON object ({type(record).__name__})"
     if isinstance(record.get("id"), bool) or not isinstance(record.get("id"), (str, int)) or record["id"] == "":
         return "'id' is missing or not a string"
-    text = record.get("text", record.get("abstract"))
-    if not isinstance(text, str) or not text.strip():
-        return "'text' is missing, empty or not a string"
+    given, problem = read_id(record["id"])
+    if given != str(record["id"]):
+        return f"'id' {problem or 'has control characters or surrounding space'} (gold ids must be used as they are)"
+    text, problem = read_abstract(record.get("text", record.get("abstract")))
+    if text is None:
+        return f"'text': {problem}"
     entities = record.get("entities", [])
     if not isinstance(entities, list):
         return "'entities' is not a list"

@@ -79,6 +79,8 @@ def resolve_query(spec: str) -> str:
             return Path(spec).read_text(encoding="utf-8")
     except OSError:  # not a usable path (too long, bad characters): it is query text
         pass
+    except UnicodeDecodeError as error:
+        raise QueryError(f"{spec}: not a UTF-8 text file ({error.reason} at byte {error.start})") from None
     named = named_queries()
     if spec.removesuffix(".rq") in named:
         return named[spec.removesuffix(".rq")].text
