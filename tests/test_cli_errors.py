@@ -54,7 +54,7 @@ def test_bad_gold_is_one_line_and_exit_1(tmp_path: Path, content: bytes | None, 
 def test_a_model_path_that_is_not_a_pipeline_is_one_line(tmp_path: Path, listing: Path, make) -> None:
     model = tmp_path / "model"
     make(model)
-    result = runner.invoke(app, ["build", str(listing), "--out", str(tmp_path / "o"), "--model", str(model), "--no-cache"])
+    result = runner.invoke(app, ["build", str(listing), "--out", str(tmp_path / "o"), "--model", str(model)])
     assert f"--model {model}" in one_error_line(result)
     assert not (tmp_path / "o").exists()
 

@@ -1,6 +1,7 @@
 """Load the spaCy pipeline: the one place a Language is built."""
 from __future__ import annotations
 
+import json
 import logging
 import os
 from pathlib import Path
@@ -58,7 +59,11 @@ def model_path_problem(model: str) -> str | None:
     missing = [name for name in ("config.cfg", "meta.json") if not (path / name).is_file()]
     if missing:
         return f"--model {model}: not a spaCy pipeline folder (no {' or '.join(missing)} in it)"
-    return None
+    try:
+        meta = json.loads((path / "meta.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        return f"--model {model}: its meta.json does not read as JSON ({error})"
+    return None if isinstance(meta, dict) else f"--model {model}: its meta.json is not a JSON object"
 
 
 def blank_pipeline() -> Language:
