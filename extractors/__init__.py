@@ -13,7 +13,7 @@ PRESETS = {"rules": RULES}  # a name that stands for several extractors (and, as
 DEFAULT_EXTRACTORS = RULES
 DEFAULT_COMBINER = "rules"
 DEFAULT_RELATORS = ("sentence_cues",)
-VERSION = "0.7.2"  # bump when extraction output changes (part of cache keys)
+VERSION = "0.7.3"  # bump when extraction output changes (part of cache keys)
 
 
 def choices() -> str:

@@ -185,6 +185,20 @@ def connects(a: Attrs, i: int, cap: list[bool]) -> bool:
     return not words or (a.title[previous] and a.title[i])  # `of`/`for` only between Title words
 
 
+def conjunct_type(doc: Doc, last: int) -> str | None:
+    """The typing cue of the first item of the list a name is coordinated in (`on ImageNet, CIFAR-10 and Foo`: a
+    list shares one type), or None when the name is not a later item."""
+    if not doc.has_annotation("DEP"):
+        return None
+    token = doc[last]
+    first = token
+    while first.dep_ == "conj" and first.head.i < first.i:
+        first = first.head
+    if first.i == token.i:
+        return None
+    return range_type(doc, first.i, first.i + 1, first.text)
+
+
 @extractors.register("shapes")
 def make_shapes() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
     """Factory: the coined-name extractor, typed by shape and context (default: method)."""
@@ -197,7 +211,7 @@ def make_shapes() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
             text = full[start_char:end_char]
             if skipped_text(text, a.text[start], start_char, end_char, citations):
                 continue
-            entity_type = range_type(doc, start, end, text)
+            entity_type = range_type(doc, start, end, text) or conjunct_type(doc, end - 1)
             weak = entity_type is None and BARE_ACRONYM.match(text) is not None
             yield Candidate(start_char, end_char, entity_type or "method", "used",
                             SCORE if entity_type else DEFAULT_SCORE, "shapes", strength="weak" if weak else "strong")

@@ -62,3 +62,15 @@ def test_not_names(parse, text, word):
 
 def test_citation_filter_keeps_names_outside_brackets(parse):
     assert "ZibbleNet" in names(parse, "ZibbleNet improves on [AB19, Lee et al. 2020] for retrieval.")
+
+
+@pytest.mark.parametrize("text, name, entity_type", [
+    ("Experiments on the Pondwater dataset, QuuxBank and ZorbCorp show gains.", "ZorbCorp", "dataset"),
+    ("We compare GlimmerNet models, FrobNet and KappaOmega on speed.", "KappaOmega", "model"),
+])
+def test_a_later_list_item_takes_the_first_items_type(parse, text, name, entity_type):
+    assert names(parse, text).get(name) == entity_type
+
+
+def test_a_lone_untyped_name_keeps_the_default(parse):
+    assert names(parse, "Results with ZorbCorp are mixed.").get("ZorbCorp") == "method"
