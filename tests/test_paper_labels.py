@@ -47,9 +47,9 @@ def test_two_papers_proposing_the_same_name_get_different_labels(make_graph):
 
 
 @pytest.mark.parametrize(("name", "at_start", "coined"), [
-    ("ResNet", False, True), ("C2G", False, True), ("Isharah-Selfie", False, True), ("Convex Gate", False, True),
-    ("Iris", False, True), ("Iris", True, False), ("amplification", False, False),
-    ("unified vectorized feedback framework", False, False), ("Raw", False, False),
+    ("ResNet", False, True), ("Q3X", False, True), ("Blorp-Selfie", False, True), ("Quill Gate", False, True),
+    ("Zorbo", False, True), ("Zorbo", True, False), ("amplification", False, False),
+    ("unified glimmer feedback framework", False, False), ("Raw", False, False),
 ])
 def test_coined_names_are_told_from_descriptions(name, at_start, coined):
     assert looks_coined(name, at_start) is coined

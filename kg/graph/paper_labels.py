@@ -1,7 +1,7 @@
 """Short labels a person recognises for papers without a title, computed once in the graph.
 
 A title-less paper (the seed listings have none) is labelled by the name it proposes when it
-proposes one that looks coined ("FooNet", "Isharah-Selfie", "C2G"), else by the first few
+proposes one that looks coined ("FooNet", "Blorp-Selfie", "Q3X"), else by the first few
 entities it names ("graph coloring · message passing"), else by the abstract's opening words
 with the boilerplate opening ("In this paper, we propose") dropped. Labels are made unique by
 appending key words, then the paper id. GraphML and RDF read the same `label` node attribute.
@@ -33,7 +33,7 @@ def looks_coined(label: str, at_sentence_start: bool) -> bool:
         return True
     words = label.split()
     if len(words) > 1 and not at_sentence_start:
-        return all(word[0].isupper() for word in words)  # "Convex Gate", "Hint Tuning"
+        return all(word[0].isupper() for word in words)  # "Quill Gate", "Glimmer Tuning"
     return label[0].isupper() and " " not in label and len(label) > 3 and not at_sentence_start
 
 
