@@ -242,3 +242,9 @@ def test_expansions_of_one_acronym_with_different_types_stay_apart():
                 mention("p2", "ZM", "task"), mention("p2", "zorp modeling", "task")]
     entities, _, _ = resolve(mentions, [("p1", "ZM", "zorp model"), ("p2", "ZM", "zorp modeling")])
     assert labels(entities) == {"zorp model", "zorp modeling"}
+
+
+def test_a_definition_written_with_markup_debris_defines_the_repaired_name():
+    mentions = [mention("p1", "Zorv&#39;asz scan statistic", "method"), mention("p1", "ZSS", "method")]
+    entities, _, _ = resolve(mentions, [("p1", "ZSS", "Zorv\\&#39;asz scan statistic")])
+    assert [(e.label, e.aliases) for e in entities] == [("Zorvász scan statistic", ("ZSS",))]

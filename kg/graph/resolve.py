@@ -63,8 +63,11 @@ def spelled_label(long: str) -> str:
 
 
 def paired(pairs: Iterable[Pair]) -> list[tuple[str, str, str]]:
-    """Definitions as (paper, short, long); a pair without a paper counts for the corpus only."""
-    return [tuple(p) if len(p) == 3 else ("", *p) for p in pairs]  # type: ignore[misc]
+    """Definitions as (paper, short, long), both forms repaired like mention names (`Lov&#39;asz`
+    reads Lovász on both sides); a pair without a paper counts for the corpus only."""
+    triples = [tuple(p) if len(p) == 3 else ("", *p) for p in pairs]
+    repaired = ((paper, repair(short), repair(long)) for paper, short, long in triples)  # type: ignore[misc]
+    return [(paper, short, long) for paper, short, long in repaired if short and long]
 
 
 def resolve(
