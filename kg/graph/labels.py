@@ -25,6 +25,7 @@ PRONOUN = re.compile(r"\b(?:we|our|us|this paper|in this work)\b")
 EVALUATIVE = re.compile(r"^(?:good|better|improved|novel|superior|excellent|remarkable|poor|competitive|"
                         r"promising|impressive|significant|strong|stronger|new|existing|proposed)\b", re.I)
 DANGLING = re.compile(r"\s(?:of|for|in|on|with|from|under|over|to|by|and|or|the|a|an|via|between|than)$", re.I)
+CITATION = re.compile(r"^[A-Z][a-z]+(?:(?: and| &) [A-Z][a-z]+| et al\.?)? \(?(?:19|20)\d\d[a-z]?\)?$")  # McCallum 2016
 BRACKETS = ("()", "[]", "{}")
 
 
@@ -54,6 +55,8 @@ def label_problems(label: str) -> list[str]:
         found.append("list fragment")
     if PRONOUN.search(label) or EVALUATIVE.search(label) or DANGLING.search(label):
         found.append("sentence fragment")
+    if CITATION.match(label):
+        found.append("citation")
     if label != label.strip(EDGE_JUNK) or not any(c.isalnum() for c in label):
         found.append("edge punctuation")
     return found
