@@ -1,19 +1,26 @@
 """spaCy extractors, registered by name; `build_extract` wires the chosen ones, a combiner and the relators."""
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Callable
+
 from spacy.tokens import Doc
 
 from kg.extractors import acronyms, chunks, combine, gazetteer, proposals, relations, shapes  # noqa: F401  (registration)
-from kg.extractors.doccache import clear
+from kg.extractors import span_model  # noqa: F401  (registers the `span_model` combiner)
+from kg.extractors.combine import combine as combine_rules
+from kg.extractors.doccache import clear, text as doc_text
+from kg.extractors.span_model import SPAN_MODEL, SpanModel
 from kg.extraction.interface import Candidate, CandidateRelation, DocContext, ExtractFn
 from kg.registry import UnknownNameError, combiners, extractors, lookup, relators
 
 RULES = ("gazetteer", "acronyms", "shapes", "chunks", "proposals")
-PRESETS = {"rules": RULES}  # a name that stands for several extractors (and, as a preset, no combiner)
-DEFAULT_EXTRACTORS = RULES
-DEFAULT_COMBINER = "rules"
+PRESETS = {"rules": RULES, "all": RULES + (SPAN_MODEL,)}  # a name that stands for several (`rules`: no model)
+DEFAULT_EXTRACTORS = RULES + (SPAN_MODEL,)  # the rules propose, the trained span model decides
+DEFAULT_COMBINER = "rules"  # when no combiner is named (`--extractors rules`, or a list of extractors)
 DEFAULT_RELATORS = ("sentence_cues",)
-VERSION = "0.7.3"  # bump when extraction output changes (part of cache keys)
+VERSION = "0.8.0"  # bump when extraction output changes (part of cache keys)
+Candidates = Callable[[Doc, DocContext], tuple[list[Candidate], list[Candidate]]]
 
 
 def choices() -> str:
@@ -35,13 +42,32 @@ def expand(names: tuple[str, ...]) -> tuple[tuple[str, ...], str]:
     return chosen, combiner[0] if combiner else DEFAULT_COMBINER
 
 
-def build_extract(names: tuple[str, ...] = DEFAULT_EXTRACTORS, relator_names: tuple[str, ...] = DEFAULT_RELATORS
-                  ) -> ExtractFn:
+def uses_model(names: tuple[str, ...]) -> bool:
+    """Whether the span model is the combiner."""
+    return expand(names)[1] == SPAN_MODEL
+
+
+def build_candidates(names: tuple[str, ...] = RULES) -> Candidates:
+    """Per Doc: every candidate of the named extractors, and the rules' combined choice (what the span model
+    reads, and learns from)."""
+    chosen = [lookup(extractors, name)() for name in expand(names)[0]]
+
+    def candidates(doc: Doc, context: DocContext) -> tuple[list[Candidate], list[Candidate]]:
+        found = [c for extractor in chosen for c in extractor(doc, context)]
+        return found, combine_rules(found, doc_text(doc), context.abbreviations)
+
+    return candidates
+
+
+def build_extract(names: tuple[str, ...] = DEFAULT_EXTRACTORS, relator_names: tuple[str, ...] = DEFAULT_RELATORS,
+                  model: SpanModel | None = None, weights: str | None = None) -> ExtractFn:
     """The per-paper extraction step: the named extractors, one combiner over all their candidates (`rules`
-    unless one is named), then the relators over the combined mentions."""
+    unless one is named; `span_model` reads `model`, else the weights file, else the shipped weights), then the
+    relators over the combined mentions."""
     extractor_names, combiner_name = expand(names)
     chosen = [lookup(extractors, name)() for name in extractor_names]
-    combiner = lookup(combiners, combiner_name)()
+    factory = lookup(combiners, combiner_name)
+    combiner = factory(model, Path(weights) if weights else None) if combiner_name == SPAN_MODEL else factory()
     relating = [lookup(relators, name)() for name in relator_names]
 
     def extract(doc: Doc, context: DocContext) -> tuple[list[Candidate], list[CandidateRelation]]:

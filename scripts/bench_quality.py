@@ -1,7 +1,7 @@
 """Score the extractors on public benchmarks at paper level (SciERC test, TDMSci test), next to a
 train-split dictionary floor scored the same way.
 
-    python scripts/bench_quality.py --benchmarks DIR   # DIR: the SciERC and TDMSci splits
+    python scripts/bench_quality.py --benchmarks DIR [--extractors rules]   # DIR: the SciERC and TDMSci splits
 
 SciERC: Task -> task, Method -> method (our model counts as method), Material -> dataset, Metric -> metric;
 typed/untyped over task+method+dataset, metric apart. TDMSci: one sentence = one "paper"; TASK, DATASET,
@@ -14,7 +14,7 @@ import json
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from kg.extractors import build_extract
+from kg.extractors import DEFAULT_EXTRACTORS, build_extract
 from kg.quality.evaluate import Item, graph_items, score
 from kg.io.corpus import Corpus
 from kg.run.build import BuildConfig, build
@@ -72,10 +72,11 @@ def gold_of(docs) -> list[Item]:
     return [Item(doc_id, t, "used", (surface,)) for doc_id, _, entities in docs for t, surface in set(entities)]
 
 
-def predict(docs, type_map: dict[str, str | None]) -> list[Item]:
+def predict(docs, type_map: dict[str, str | None], names: tuple[str, ...] = DEFAULT_EXTRACTORS) -> list[Item]:
     """Our predictions per document, types mapped to the benchmark's (None drops the entity)."""
     papers = [record_to_paper({"id": doc_id, "abstract": text}, "bench", i) for i, (doc_id, text, _) in enumerate(docs)]
-    items = graph_items(build(Corpus(papers), BuildConfig(ExtractSpec(build_extract), use_cache=False)).graph)
+    spec = ExtractSpec(build_extract, args=(names,))
+    items = graph_items(build(Corpus(papers), BuildConfig(spec, use_cache=False)).graph)
     return [Item(i.paper_id, type_map.get(i.type, i.type), i.role, i.forms, i.node) for i in items
             if type_map.get(i.type, i.type)]
 
@@ -111,18 +112,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--benchmarks", type=Path, required=True, metavar="DIR",
                         help="folder holding scierc/processed_json/ and tdmsci/ (not part of the repository)")
-    root = parser.parse_args().benchmarks
+    parser.add_argument("--extractors", default="all", metavar="NAME,...",
+                        help="extractors as for kg build --extractors (rules, all, ...; default all)")
+    arguments = parser.parse_args()
+    root, names = arguments.benchmarks, tuple(n.strip() for n in arguments.extractors.split(",") if n.strip())
     scierc_train = load_scierc(root / "scierc/processed_json/train.json")
     scierc_test = load_scierc(root / "scierc/processed_json/test.json")
     gold = gold_of(scierc_test)
     print("SciERC test (100 abstracts, paper level; typed/untyped over task+method+dataset)")
-    report("  paperkg extractors", predict(scierc_test, {"model": "method"}), gold, ("task", "method", "dataset", "metric"))
+    report("  paperkg extractors", predict(scierc_test, {"model": "method"}, names), gold, ("task", "method", "dataset", "metric"))
     report("  train dictionary floor", dictionary(scierc_train, scierc_test), gold, ("task", "method", "dataset", "metric"))
     tdm_train = load_tdmsci(root / "tdmsci/train_1500_v2.conll")
     tdm_test = load_tdmsci(root / "tdmsci/test_500_v2.conll")
     gold = gold_of(tdm_test)
     print("TDMSci test (sentences as papers; typed/untyped over task+dataset, metric apart)")
-    report("  paperkg extractors", predict(tdm_test, {"model": None, "method": None}), gold, ("task", "dataset", "metric"))
+    report("  paperkg extractors", predict(tdm_test, {"model": None, "method": None}, names), gold, ("task", "dataset", "metric"))
     report("  train dictionary floor", dictionary(tdm_train, tdm_test), gold, ("task", "dataset", "metric"))
 
 

@@ -9,7 +9,7 @@ from kg.extractors.doccache import sentence_at, text
 
 @pytest.fixture(scope="module")
 def extract():
-    return build_extract()
+    return build_extract(("rules",))  # the rules alone: these tests check their behaviour
 
 
 def names(parse, extract, raw: str) -> set[str]:

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 from rich.console import Console
 
+from kg.errors import UserError
+from kg.cli.gold import build_items, gold_papers, weights_kwargs
 from kg.nlp import DEFAULT_MODEL
 
 if TYPE_CHECKING:  # spaCy and networkx load when the command runs, not when `kg` starts
@@ -17,33 +19,16 @@ if TYPE_CHECKING:  # spaCy and networkx load when the command runs, not when `kg
 out = Console(highlight=False)
 
 
-def gold_papers(records: list[dict], file: str) -> list[Paper]:
-    """The gold abstracts as papers whose ids equal the gold ids."""
-    from kg.io.readers import Skipped, record_to_paper
-
-    papers = []
-    for line, record in enumerate(records, start=1):
-        paper = record_to_paper({"id": record["id"], "abstract": record.get("text", record.get("abstract"))},
-                                file, line)
-        if not isinstance(paper, Skipped):
-            papers.append(paper)
-    return papers
-
-
-def evaluate_file(gold: Path, model: str = DEFAULT_MODEL, extractor_names: Optional[tuple[str, ...]] = None) -> Scores:
+def evaluate_file(gold: Path, model: str = DEFAULT_MODEL, extractor_names: Optional[tuple[str, ...]] = None,
+                  weights: Optional[Path] = None) -> Scores:
     """Build the gold file's abstracts with the extractors and score the graph."""
-    from kg.extractors import DEFAULT_EXTRACTORS, VERSION, build_extract
-    from kg.io.corpus import Corpus
-    from kg.quality.evaluate import gold_items, graph_items, read_gold, score
-    from kg.run.build import BuildConfig, BuildHooks, build
-    from kg.run.engines import ExtractSpec
+    from kg.extractors import DEFAULT_EXTRACTORS, VERSION
+    from kg.quality.evaluate import gold_items, read_gold, score
 
     records = read_gold(gold)
-    spec = ExtractSpec(build_extract, args=(extractor_names or DEFAULT_EXTRACTORS,), version=VERSION)
-    warn = Console(stderr=True, highlight=False)
-    report = build(Corpus(gold_papers(records, gold.name)), BuildConfig(spec, model=model),
-                   hooks=BuildHooks(warn=lambda w: warn.print(f"warning: {w}", markup=False)))
-    return score(graph_items(report.graph), gold_items(records))
+    names = extractor_names or DEFAULT_EXTRACTORS
+    return score(build_items(gold_papers(records, gold.name), model, names, weights_kwargs(weights, VERSION)),
+                 gold_items(records))
 
 
 def row(name: str, prf: PRF) -> str:
@@ -79,21 +64,42 @@ def print_diff(diff: PaperDiff) -> None:
 
 
 def eval_command(
-    gold: Path = typer.Argument(..., metavar="GOLD", help="Gold JSONL (id, text, entities)."),
+    golds: List[Path] = typer.Argument(..., metavar="GOLD", help="Gold JSONL files (id, text, entities)."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
     diff: bool = typer.Option(False, "--diff", help="Show a per-paper diff (missed / spurious / wrong type)."),
     model: str = typer.Option(DEFAULT_MODEL, "--model", metavar="NAME", help="spaCy pipeline package or path; 'blank' for none."),
     extractors: str = typer.Option("", "--extractors", metavar="NAME,...",
-                                  help="Extractors (and a combiner) to run, comma-separated; 'rules' = the rule extractors "
-                                       "(default: all)."),
+                                  help="Extractors and scorers to run, comma-separated; 'rules' = the rule extractors "
+                                       "alone, 'all' = the rules and the span model (the default)."),
+    cv: int = typer.Option(0, "--cv", metavar="K", min=0,
+                           help="Cross-validate the span model: train on K-1 folds of all GOLD files, score the "
+                                "held-out fold (grouped by paper), report each file."),
+    weights: Optional[Path] = typer.Option(None, "--weights", metavar="FILE",
+                                           help="Span model weights (default: the shipped ones; see kg train)."),
 ) -> None:
-    """Build the graph of a gold file's abstracts and score entities, roles and linking."""
+    """Build the graph of gold files' abstracts and score entities, roles and linking (per file)."""
+    from kg.quality.evaluate import gold_items, read_gold, score
+
     names = tuple(n.strip() for n in extractors.split(",") if n.strip()) or None
-    scores = evaluate_file(gold, model, names)
-    if diff:
-        for paper_diff in scores.diffs:
-            print_diff(paper_diff)
+    if cv == 1:
+        raise UserError("--cv needs at least 2 folds")
+    predicted = None
+    if cv:
+        from kg.cli.train import cross_validate
+
+        predicted = cross_validate(golds, cv, model, names)
+    results = {}
+    for gold in golds:
+        scores = (score(predicted, gold_items(read_gold(gold))) if predicted is not None
+                  else evaluate_file(gold, model, names, weights))
+        results[gold.name] = scores
+        if diff:
+            for paper_diff in scores.diffs:
+                print_diff(paper_diff)
+        if not as_json:
+            if len(golds) > 1 or cv:
+                out.print(f"[bold]{gold.name}[/]" + (f" ({cv}-fold cross-validation)" if cv else ""))
+            print_scores(scores)
     if as_json:
-        print(json.dumps(scores.to_dict(), indent=2))
-    else:
-        print_scores(scores)
+        figures = {name: s.to_dict() for name, s in results.items()}
+        print(json.dumps(figures if len(golds) > 1 or cv else figures[golds[0].name], indent=2))

@@ -21,6 +21,7 @@ from kg.cli.eval import eval_command
 from kg.cli.help import examples
 from kg.cli.lint import lint_command
 from kg.cli.query import query_command
+from kg.cli.train import train_command
 from kg.cli.serve import serve_command
 from kg.nlp import DEFAULT_MODEL
 from kg.text.iri import base_iri_problem
@@ -88,13 +89,16 @@ def build(
     no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the extraction cache."),
     extractor_names: str = typer.Option("", "--extractors", metavar="NAME,...",
                                         help="Extractors (and a combiner) to run, comma-separated; 'rules' = the rule "
-                                             "extractors (default: all)."),
+                                             "extractors alone, 'all' = the rules and the span model (the default)."),
+    weights: Optional[Path] = typer.Option(None, "--weights", metavar="FILE",
+                                           help="Span model weights (default: the shipped ones; see kg train)."),
 ) -> None:
     """Read abstracts, extract entities, link them and write the graph exports."""
     problem = base_iri_problem(base_iri)
     if problem:
         raise fail(f"--base-iri {base_iri!r}: {problem}", EXIT_USAGE)
-    from kg.extractors import DEFAULT_EXTRACTORS, VERSION, build_extract, expand
+    from kg.extractors import DEFAULT_EXTRACTORS, VERSION, build_extract, expand, uses_model
+    from kg.extractors.span_model import weights_spec
     from kg.registry import engines, lookup
     from kg.run.build import BuildConfig, run_build
     from kg.run.engines import ExtractSpec
@@ -102,7 +106,8 @@ def build(
     lookup(engines, engine)  # an unknown engine fails before any work, naming the valid ones
     names = split(extractor_names) or DEFAULT_EXTRACTORS
     expand(names)
-    config = BuildConfig(ExtractSpec(build_extract, args=(names,), version=VERSION), model=model,
+    _, kwargs, version = weights_spec(weights, VERSION) if uses_model(names) else ((), (), VERSION)
+    config = BuildConfig(ExtractSpec(build_extract, args=(names,), kwargs=kwargs, version=version), model=model,
                          formats=split(formats), views=split(views), base_iri=base_iri, engine=engine, jobs=jobs,
                          scheduler=scheduler, cache_dir=cache_dir, use_cache=not no_cache)
     try:
@@ -114,7 +119,10 @@ def build(
 
 
 app.command("eval", epilog=examples("kg eval gold.jsonl", "kg eval gold.jsonl --diff",
-                                    "kg eval gold.jsonl --json --extractors gazetteer,acronyms"))(eval_command)
+                                    "kg eval gold.jsonl --json --extractors rules",
+                                    "kg eval a.jsonl b.jsonl --cv 5"))(eval_command)
+app.command("train", epilog=examples("kg train gold/*.jsonl",
+                                     "kg train gold/*.jsonl --out /tmp/weights.npz"))(train_command)
 app.command("bench", epilog=examples("kg bench", "kg bench corpus.jsonl --runs 3 --jobs 2",
                                      "kg bench corpus.jsonl --synthetic 50000 --no-parse --no-incremental"))(bench_command)
 app.command("query", epilog=examples("kg query exports/graph.ttl --list",

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from itertools import combinations
 from pathlib import Path
 from typing import Iterable
@@ -32,7 +33,7 @@ class Item:
         """The first (display) form."""
         return self.forms[0] if self.forms else ""
 
-    @property
+    @cached_property
     def keys(self) -> frozenset[str]:
         """The normalised forms used for matching."""
         return frozenset(k for k in (key(f) for f in self.forms) if k)

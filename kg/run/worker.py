@@ -7,23 +7,31 @@ from collections import deque
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
-from kg.extraction.interface import ExtractFn, Extraction, extract_paper, prepare
+from kg.extraction.interface import DocContext, ExtractFn, Extraction, extract_paper, prepare
 from kg.types import Paper
 
 if TYPE_CHECKING:
     from spacy.language import Language
+    from spacy.tokens import Doc
 
     from kg.run.engines import WorkerSpec
 
 BATCH_SIZE = 64  # spaCy's batch size, and the papers per engine task: the same batches everywhere
 
 
-def extract_papers(papers: Iterable[Paper], nlp: Language, extract: ExtractFn,
-                   batch_size: int = BATCH_SIZE) -> Iterator[tuple[Paper, Extraction]]:
-    """Parse each abstract once (nlp.pipe) and extract from the shared Doc; streams."""
+def parse_papers(papers: Iterable[Paper], nlp: Language,
+                 batch_size: int = BATCH_SIZE) -> Iterator[tuple[Paper, Doc, DocContext]]:
+    """Each paper with its Doc (the prepared text parsed once, `nlp.pipe`) and context; streams."""
     prepared = ((paper, *prepare(paper)) for paper in papers)
     pairs = ((text, (paper, context)) for paper, text, context in prepared)
     for doc, (paper, context) in nlp.pipe(pairs, as_tuples=True, batch_size=batch_size):
+        yield paper, doc, context
+
+
+def extract_papers(papers: Iterable[Paper], nlp: Language, extract: ExtractFn,
+                   batch_size: int = BATCH_SIZE) -> Iterator[tuple[Paper, Extraction]]:
+    """Parse each abstract once (nlp.pipe) and extract from the shared Doc; streams."""
+    for paper, doc, context in parse_papers(papers, nlp, batch_size):
         yield paper, isolated(paper, doc, context, extract)
 
 

@@ -1,0 +1,118 @@
+"""Fit the span model's linear layers (L-BFGS on a softmax / logistic loss); needs scipy (`[train]` extra)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+import numpy as np
+from spacy.tokens import Doc
+
+from kg.extraction.interface import Candidate, DocContext
+from kg.extractors.doccache import span_text
+from kg.extractors.features import BITS, SpanFeatures, span_features
+from kg.extractors.linear import LABELS, Linear
+from kg.extractors.span_model import SpanModel
+from kg.extractors.spans import candidate_ranges
+from kg.graph.resolve import normal_form
+from kg.text.markup import strip_markup
+
+L2 = 1.0
+ITERATIONS = 150
+THRESHOLD = 0.4  # entity probability to keep a span (best typed F1 in cross-validation folds)
+RECENT_WEIGHT = 1.0  # weight of recent (2020 on) abstracts against older ones
+
+
+@dataclass(frozen=True)
+class Example:
+    """One paper's candidate spans: features, gold type index (0 = none), gold proposed flag, weight."""
+
+    features: SpanFeatures
+    labels: np.ndarray
+    proposed: np.ndarray
+    weight: float = 1.0
+
+
+def gold_keys(entities: Iterable[dict]) -> dict[str, tuple[str, str]]:
+    """Matching key of every gold name and alias -> (type, role); the first entity wins a shared key."""
+    keys: dict[str, tuple[str, str]] = {}
+    for entity in entities:
+        for form in (entity["name"], *entity.get("aliases", ())):
+            key = normal_form(strip_markup(form).text)
+            if key and key not in keys:
+                keys[key] = (entity["type"], entity.get("role", "used"))
+    return keys
+
+
+def make_example(doc: Doc, context: DocContext, candidates: list[Candidate], combined: list[Candidate],
+                 entities: Iterable[dict], weight: float = 1.0) -> Example:
+    """A span is positive when its matching key is a gold name or alias of the paper (as `kg eval` matches)."""
+    ranges = candidate_ranges(doc, candidates)
+    gold = gold_keys(entities)
+    found = [gold.get(normal_form(span_text(doc, s, e))) for s, e in ranges]
+    labels = np.array([LABELS.index(g[0]) if g else 0 for g in found], dtype=np.int64)
+    proposed = np.array([bool(g) and g[1] == "proposed" for g in found])
+    features = span_features(doc, ranges, candidates, context.abbreviations, combined)
+    return Example(features, labels, proposed, weight)
+
+
+def train(examples: list[Example], l2: float = L2, iterations: int = ITERATIONS,
+          threshold: float = THRESHOLD) -> SpanModel:
+    """Fit the type classifier on every span and the role classifier on the gold-entity spans."""
+    x, dense = design([e.features for e in examples])
+    labels = np.concatenate([e.labels for e in examples])
+    proposed = np.concatenate([e.proposed for e in examples]).astype(np.int64)
+    weight = np.concatenate([np.full(len(e.labels), e.weight) for e in examples])
+    types = fit(x, dense, labels, len(LABELS), weight, l2, iterations)
+    entity = labels > 0
+    roles = fit(x[entity], dense[entity], proposed[entity], 1, weight[entity], l2, iterations)
+    return SpanModel(types, roles, threshold)
+
+
+def design(features: list[SpanFeatures]):
+    """One sparse matrix (hashed ids, counts) and one dense matrix for many Docs' spans."""
+    from scipy import sparse
+
+    rows, cols, offset = [], [], 0
+    for f in features:
+        n, k = f.fixed.shape
+        rows += [np.repeat(np.arange(n) + offset, k), f.rows + offset]
+        cols += [f.fixed.ravel(), f.ids]
+        offset += n
+    rows_all, cols_all = np.concatenate(rows), np.concatenate(cols)
+    matrix = sparse.csr_matrix((np.ones(len(rows_all)), (rows_all, cols_all)), shape=(offset, 1 << BITS))
+    matrix.sum_duplicates()
+    return matrix, np.vstack([f.dense for f in features])
+
+
+def fit(x, dense: np.ndarray, y: np.ndarray, classes: int, weight: np.ndarray, l2: float = 1.0,
+        iterations: int = 300) -> Linear:
+    """Multinomial logistic regression (classes > 1) or binary (classes == 1, y in {0, 1})."""
+    from scipy.optimize import minimize
+
+    n, d = max(x.shape[0], 1), dense.shape[1]
+    k = max(classes, 1)
+    size = x.shape[1] * k
+    target = np.eye(classes)[y] if classes > 1 else y.astype(np.float64)[:, None]
+    xt = x.T.tocsr()
+
+    def loss(theta: np.ndarray) -> tuple[float, np.ndarray]:
+        w, v, b = theta[:size].reshape(-1, k), theta[size:size + d * k].reshape(d, k), theta[size + d * k:]
+        z = x @ w + dense @ v + b
+        if classes > 1:
+            z = z - z.max(axis=1, keepdims=True)
+            log_p = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+            value = -(weight[:, None] * target * log_p).sum()
+            delta = (np.exp(log_p) - target) * weight[:, None]
+        else:
+            p = 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+            value = -(weight[:, None] * (target * np.log(p + 1e-12) + (1 - target) * np.log(1 - p + 1e-12))).sum()
+            delta = (p - target) * weight[:, None]
+        value += 0.5 * l2 * ((w * w).sum() + (v * v).sum())
+        grad = np.concatenate([(xt @ delta + l2 * w).ravel(), (dense.T @ delta + l2 * v).ravel(), delta.sum(axis=0)])
+        return value / n, grad / n
+
+    theta = np.zeros(size + d * k + k)
+    result = minimize(loss, theta, jac=True, method="L-BFGS-B", options={"maxiter": iterations})
+    theta = result.x
+    return Linear(theta[:size].reshape(-1, k).astype(np.float32), theta[size:size + d * k].reshape(d, k),
+                  theta[size + d * k:])

@@ -1,0 +1,48 @@
+"""Gold files for the CLI: their abstracts as papers, and the predicted items of a build over them."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional
+
+from rich.console import Console
+
+if TYPE_CHECKING:
+    from kg.types import Paper
+
+
+def gold_papers(records: list[dict], file: str) -> list[Paper]:
+    """The gold abstracts as papers whose ids equal the gold ids."""
+    from kg.io.readers import Skipped, record_to_paper
+
+    papers = []
+    for line, record in enumerate(records, start=1):
+        paper = record_to_paper({"id": record["id"], "abstract": record.get("text", record.get("abstract"))},
+                                file, line)
+        if not isinstance(paper, Skipped):
+            papers.append(paper)
+    return papers
+
+
+def weights_kwargs(weights: Optional[Path], version: str) -> tuple[tuple, str]:
+    """(kwargs, version) of the extraction spec for a weights file (checked now: a bad file fails first)."""
+    from kg.extractors.span_model import weights_spec
+
+    _, kwargs, version = weights_spec(weights, version)
+    return kwargs, version
+
+
+def build_items(papers: list[Paper], model: str, names: tuple[str, ...], spec_kwargs: tuple[tuple, str],
+                use_cache: bool = True) -> list:
+    """The predicted items of a graph built from `papers` through the one build entry point."""
+    from kg.extractors import build_extract
+    from kg.io.corpus import Corpus
+    from kg.quality.evaluate import graph_items
+    from kg.run.build import BuildConfig, BuildHooks, build
+    from kg.run.engines import ExtractSpec
+
+    kwargs, version = spec_kwargs
+    spec = ExtractSpec(build_extract, args=(names,), kwargs=kwargs, version=version)
+    warn = Console(stderr=True, highlight=False)
+    report = build(Corpus(papers), BuildConfig(spec, model=model, use_cache=use_cache),
+                   hooks=BuildHooks(warn=lambda w: warn.print(f"warning: {w}", markup=False)))
+    return graph_items(report.graph)

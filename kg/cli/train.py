@@ -1,0 +1,120 @@
+"""The `kg train` command and `kg eval --cv`: fit the span model on gold files, or cross-validate it."""
+from __future__ import annotations
+
+import time
+import zlib
+from pathlib import Path
+from typing import TYPE_CHECKING, List, Optional
+
+import typer
+from rich.console import Console
+
+from kg.nlp import DEFAULT_MODEL
+
+if TYPE_CHECKING:
+    from kg.extractors.span_model import SpanModel
+    from kg.extractors.training import Example
+    from kg.quality.evaluate import Item
+    from kg.types import Paper
+
+err = Console(stderr=True, highlight=False)
+RECENT_YEAR = 2020  # records from this year on (or without a year, like the seed listings) count as recent
+
+
+def record_weight(record: dict, recent_weight: float) -> float:
+    """The training weight of a gold record: `recent_weight` for recent abstracts, 1 for older ones."""
+    year = record.get("year")
+    return recent_weight if not isinstance(year, int) or year >= RECENT_YEAR else 1.0
+
+
+def read_files(golds: list[Path]) -> list[tuple[str, dict, Paper]]:
+    """(file name, record, paper) of every usable gold record, file by file."""
+    from kg.cli.gold import gold_papers
+    from kg.quality.evaluate import read_gold
+
+    found = []
+    for gold in golds:
+        records = read_gold(gold)
+        by_id = {r["id"]: r for r in records}
+        found += [(gold.name, by_id[p.id], p) for p in gold_papers(records, gold.name)]
+    return found
+
+
+def make_examples(items: list[tuple[str, dict, Paper]], model: str, recent_weight: float) -> list[Example]:
+    """Parse every abstract once and turn its candidate spans into a training example."""
+    from kg.extractors import RULES, build_candidates
+    from kg.extractors.doccache import clear
+    from kg.extractors.training import make_example
+    from kg.nlp.load import load_nlp
+    from kg.run.worker import parse_papers
+
+    nlp, warning = load_nlp(model)
+    if warning:
+        err.print(f"warning: {warning}", markup=False)
+    candidates = build_candidates(RULES)
+    examples = []
+    for (_, record, _), (_, doc, context) in zip(items, parse_papers([p for _, _, p in items], nlp)):
+        found, combined = candidates(doc, context)
+        examples.append(make_example(doc, context, found, combined, record.get("entities", ()),
+                                     record_weight(record, recent_weight)))
+        clear(doc)
+    return examples
+
+
+def fold_of(paper_id: str, folds: int) -> int:
+    """The cross-validation fold of a paper: a stable hash of its id (all of a paper's spans stay together)."""
+    return zlib.crc32(paper_id.encode("utf-8")) % folds
+
+
+def cross_validate(golds: list[Path], folds: int, model: str = DEFAULT_MODEL,
+                   names: tuple[str, ...] | None = None, recent_weight: float | None = None) -> list[Item]:
+    """Predicted items of every gold paper, each from a model trained on the other folds only."""
+    import tempfile
+
+    from kg.cli.gold import build_items
+    from kg.extractors import DEFAULT_EXTRACTORS, VERSION
+    from kg.extractors.span_model import save_model
+    from kg.extractors.training import RECENT_WEIGHT, train
+
+    items = read_files(golds)
+    examples = make_examples(items, model, RECENT_WEIGHT if recent_weight is None else recent_weight)
+    predicted = []
+    with tempfile.TemporaryDirectory(prefix="paperkg-cv-") as folder:
+        for fold in range(folds):
+            inside = [fold_of(p.id, folds) == fold for _, _, p in items]
+            started = time.perf_counter()
+            weights = Path(folder) / f"fold-{fold}.npz"
+            save_model(train([e for e, held in zip(examples, inside) if not held]), weights)
+            papers = [p for (_, _, p), held in zip(items, inside) if held]
+            spec = ((("weights", str(weights)),), f"{VERSION}+cv{fold}")
+            predicted += build_items(papers, model, names or DEFAULT_EXTRACTORS, spec, use_cache=False)
+            err.print(f"fold {fold + 1}/{folds}: {len(papers)} papers held out, trained and scored in "
+                      f"{time.perf_counter() - started:.0f} s", markup=False)
+    return predicted
+
+
+def train_model(golds: list[Path], model: str = DEFAULT_MODEL, recent_weight: float | None = None) -> SpanModel:
+    """The span model trained on every record of the gold files."""
+    from kg.extractors.training import RECENT_WEIGHT, train
+
+    examples = make_examples(read_files(golds), model, RECENT_WEIGHT if recent_weight is None else recent_weight)
+    return train(examples)
+
+
+def train_command(
+    golds: List[Path] = typer.Argument(..., metavar="GOLD", help="Gold JSONL files (id, text, entities)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
+                                       help="Where to write the weights (default: the ones shipped in the package)."),
+    model: str = typer.Option(DEFAULT_MODEL, "--model", metavar="NAME", help="spaCy pipeline package or path."),
+    recent_weight: Optional[float] = typer.Option(None, "--recent-weight", metavar="W",
+                                                  help="Weight of abstracts from 2020 on (default: the shipped one)."),
+) -> None:
+    """Train the span model on gold files (fixed seed: the same files give the same weights)."""
+    from kg.extractors.span_model import default_path, save_model
+
+    started = time.perf_counter()
+    fitted = train_model(golds, model, recent_weight)
+    target = out or default_path()
+    save_model(fitted, target)
+    err.print(f"wrote {target} ({target.stat().st_size / 1e6:.1f} MB) in {time.perf_counter() - started:.0f} s",
+              markup=False)

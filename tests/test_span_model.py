@@ -1,0 +1,187 @@
+"""The span model on invented sentences: candidates, features, decoding, weights files, training."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kg.extraction.interface import DocContext
+from kg.extractors import RULES, build_candidates
+from kg.extractors.doccache import clear, span_text
+from kg.extractors.features import BITS, text_id
+from kg.extractors.linear import LABELS, Linear
+from kg.extractors.span_model import ModelError, SpanModel, choose, decode, load_model, predict, save_model
+from kg.extractors.spans import candidate_ranges, token_range
+from kg.text.abbreviations import find_abbreviations
+from kg.text.markup import strip_markup
+
+ABSTRACT = ("We propose Glimmerformer, a sparse gating network for quux parsing. "
+            "Glimmerformer is evaluated on the Zorblat corpus with the blip error rate (BER).")
+
+
+def parse(nlp, raw: str):
+    clean = strip_markup(raw)
+    return nlp(clean.text), DocContext("p", clean, tuple(find_abbreviations(clean.text)))
+
+
+@pytest.fixture(scope="module")
+def parsed(nlp):
+    doc, context = parse(nlp, ABSTRACT)
+    found, combined = build_candidates(RULES)(doc, context)
+    return doc, context, found, combined
+
+
+def texts(doc, ranges) -> set[str]:
+    return {span_text(doc, s, e) for s, e in ranges}
+
+
+def test_candidates_are_noun_chunk_sub_spans_without_function_words(parsed):
+    doc, _, found, _ = parsed
+    spans = texts(doc, candidate_ranges(doc, found))
+    assert {"Zorblat corpus", "Zorblat", "blip error rate", "error rate", "quux parsing", "BER"} <= spans
+    assert not any(s.split()[0].lower() in ("a", "the", "with", "for") for s in spans)
+
+
+def test_token_range_needs_exact_token_boundaries(parsed):
+    doc, *_ = parsed
+    start = doc.text.index("Zorblat")
+    assert span_text(doc, *token_range(attrs_of(doc), start, start + len("Zorblat corpus"))) == "Zorblat corpus"
+    assert token_range(attrs_of(doc), start + 1, start + len("Zorblat corpus")) is None
+
+
+def attrs_of(doc):
+    from kg.extractors.doccache import attrs
+
+    return attrs(doc)
+
+
+def test_fnv_hash_matches_the_published_test_vector():
+    assert text_id("") == 0xCBF29CE484222325 and text_id("a") == 0xAF63DC4C8601EC8C
+
+
+def test_same_span_in_another_context_shares_its_lexical_features(nlp):
+    from kg.extractors.features import span_features
+
+    rows = []
+    for raw in ("We train the Zorblat corpus daily.", "Results on the Zorblat corpus improve."):
+        doc, context = parse(nlp, raw)
+        start = doc.text.index("Zorblat")
+        span = token_range(attrs_of(doc), start, start + len("Zorblat corpus"))
+        rows.append(span_features(doc, [span], [], context.abbreviations).fixed[0])
+        clear(doc)
+    same = rows[0] == rows[1]
+    assert same[:5].all() and not same.all()  # the words agree, the neighbours differ
+    assert ((rows[0] >= 0) & (rows[0] < 1 << BITS)).all()
+
+
+@pytest.mark.parametrize("scores, expected", [
+    ([0.9, 0.8, 0.7], [0, 2]),  # (0,3) wins; (1,2) overlaps it; (3,5) is free
+    ([0.6, 0.95, 0.7], [1, 2]),  # the inner span wins, the outer one overlaps it
+    ([0.9, 0.8, 0.2], [0]),  # below the threshold
+])
+def test_choose_keeps_the_best_non_overlapping_spans(scores, expected):
+    assert choose([(0, 3), (1, 2), (3, 5)], np.array(scores), 0.5) == expected
+
+
+def test_decode_gives_one_type_and_role_per_concept(parsed):
+    doc, context, found, _ = parsed
+    ranges = [r for r in candidate_ranges(doc, found) if span_text(doc, *r) == "Glimmerformer"]
+    assert len(ranges) == 2
+    probs = np.array([[0.1, 0.1, 0.7, 0.0, 0.1, 0.0], [0.2, 0.5, 0.2, 0.0, 0.1, 0.0]])
+    mentions = decode(doc, context, ranges, probs, np.array([0.9, 0.1]), 0.5)
+    assert [(m.type, m.role) for m in mentions] == [("model", "proposed")] * 2
+
+
+def tiny_model(bias: list[float]) -> SpanModel:
+    zeros = np.zeros((1 << BITS, len(LABELS)), dtype=np.float32)
+    return SpanModel(Linear(zeros, np.zeros((0, len(LABELS))), np.array(bias)),
+                     Linear(np.zeros((1 << BITS, 1), dtype=np.float32), np.zeros((0, 1)), np.array([-5.0])), 0.5)
+
+
+def test_a_model_that_says_none_finds_nothing(parsed):
+    doc, context, found, combined = parsed
+    assert predict(tiny_model([5.0, 0, 0, 0, 0, 0]), doc, context, found, combined) == []
+    chosen = predict(tiny_model([0.0, 0, 0, 0, 3.0, 0]), doc, context, found, combined)
+    assert chosen and {m.type for m in chosen} == {"task"} and {m.role for m in chosen} == {"used"}
+
+
+def test_weights_round_trip_byte_identically(tmp_path):
+    model = tiny_model([1.0, 2.0, 0, 0, 0, -1.0])
+    save_model(model, tmp_path / "a.npz")
+    save_model(model, tmp_path / "b.npz")
+    assert (tmp_path / "a.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()
+    loaded = load_model(tmp_path / "a.npz")
+    assert np.array_equal(loaded.types.bias, model.types.bias) and loaded.threshold == 0.5
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "not found"),
+    (b"not a zip file at all", "not a span model weights file"),
+    ("shape", "wrong shape"),
+])
+def test_bad_weights_files_are_one_line_errors_naming_them(tmp_path, content, message):
+    path = tmp_path / "weights.npz"
+    if content == "shape":
+        np.savez(path, **{name: np.zeros(3) for name in
+                          ("types_sparse", "types_dense", "types_bias", "roles_sparse", "roles_dense",
+                           "roles_bias", "threshold")})
+    elif content is not None:
+        path.write_bytes(content)
+    with pytest.raises(ModelError) as error:
+        load_model(path)
+    assert str(path) in str(error.value) and message in str(error.value) and "\n" not in str(error.value)
+
+
+def test_cli_reports_a_corrupt_weights_file_in_one_line(tmp_path, run_kg=None):
+    import subprocess
+    import sys
+
+    path = tmp_path / "broken.npz"
+    path.write_bytes(b"PK\x03\x04 truncated")
+    listing = tmp_path / "in.txt"
+    listing.write_text("Header\n\nWe propose Zorbnet, a parser.\n", encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "kg", "build", str(listing), "--out", str(tmp_path / "out"),
+                             "--weights", str(path)], capture_output=True, text=True)
+    assert result.returncode == 1
+    assert len(result.stderr.strip().splitlines()) == 1 and str(path) in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+TRAIN = [
+    ("We propose the Quuxformer model and test it on the Blip corpus.",
+     [{"name": "Quuxformer", "type": "model", "role": "proposed"}, {"name": "Blip corpus", "type": "dataset"}]),
+    ("We study glimmer parsing with the Zorb tagger on the Blip corpus.",
+     [{"name": "glimmer parsing", "type": "task"}, {"name": "Zorb tagger", "type": "model"},
+      {"name": "Blip corpus", "type": "dataset"}]),
+    ("Glimmer parsing improves when we apply flux pruning to the Zorb tagger.",
+     [{"name": "glimmer parsing", "type": "task"}, {"name": "flux pruning", "type": "method"},
+      {"name": "Zorb tagger", "type": "model"}]),
+]
+
+
+def training_examples(nlp):
+    from kg.extractors.training import make_example
+
+    candidates = build_candidates(RULES)
+    examples = []
+    for raw, entities in TRAIN:
+        doc, context = parse(nlp, raw)
+        found, combined = candidates(doc, context)
+        examples.append(make_example(doc, context, found, combined, entities))
+        clear(doc)
+    return examples
+
+
+def test_training_is_deterministic_and_learns_its_examples(nlp, tmp_path):
+    pytest.importorskip("scipy")
+    from kg.extractors.training import train
+
+    examples = training_examples(nlp)
+    assert sum(int((e.labels > 0).sum()) for e in examples) >= 6  # the gold names are among the candidates
+    first, second = train(examples, iterations=50), train(training_examples(nlp), iterations=50)
+    save_model(first, tmp_path / "1.npz")
+    save_model(second, tmp_path / "2.npz")
+    assert (tmp_path / "1.npz").read_bytes() == (tmp_path / "2.npz").read_bytes()
+    doc, context = parse(nlp, TRAIN[1][0])
+    found, combined = build_candidates(RULES)(doc, context)
+    got = {(doc.text[m.start:m.end], m.type) for m in predict(first, doc, context, found, combined)}
+    assert {("Blip corpus", "dataset"), ("Zorb tagger", "model")} <= got
