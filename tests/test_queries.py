@@ -153,10 +153,13 @@ def test_cli_runs_a_query_file(cli, graph_files, tmp_path: Path) -> None:
     assert result.exit_code == 0 and result.output == "n\n4\n"
 
 
-@pytest.mark.parametrize("args, code", [(["SELEC ?x"], 1), (["no-such-query"], 2), (["top-datasets", "-p", "x=1"], 2), ([], 2)])
+@pytest.mark.parametrize("args, code", [(["SELEC ?x"], 1), (["no-such-query"], 1), (["gone/missing.rq"], 1),
+                                        (["top-datasets", "-p", "x=1"], 2), ([], 2)])
 def test_cli_errors_are_one_line_without_traceback(cli, graph_files, args: list, code: int) -> None:
     result = CliRunner().invoke(cli, ["query", str(graph_files["ttl"]), *args])
     assert result.exit_code == code and "Traceback" not in result.output
+    if code == 1:
+        assert len(result.output.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize("query", ["INSERT DATA { <https://x.org/a> <https://x.org/b> <https://x.org/c> }",

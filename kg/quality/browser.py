@@ -125,7 +125,22 @@ def open_page(tools: DevTools, path: Path) -> tuple[str, int]:
     start = len(tools.events)
     tools.send("Page.navigate", session, url=path.as_uri())
     tools.wait("Page.loadEventFired", session, start, timeout=120)
+    settle(tools, session)
     return session, start
+
+
+PAGE_SETTLED = """document.readyState === 'complete' && (!document.getElementById('graph')
+  || !!(window.kgApp && window.kgApp.timings && window.kgApp.timings.interactive))"""
+
+
+def settle(tools: DevTools, session: str, timeout: float = 60) -> bool:
+    """Wait until the page says it is interactive (a loaded machine draws late); False on timeout."""
+    deadline = time.monotonic() + timeout
+    while not js(tools, session, PAGE_SETTLED):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
 
 
 def js(tools: DevTools, session: str, expression: str):

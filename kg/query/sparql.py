@@ -85,7 +85,8 @@ def resolve_query(spec: str) -> str:
     if spec.removesuffix(".rq") in named:
         return named[spec.removesuffix(".rq")].text
     if spec.endswith(".rq") or re.fullmatch(r"[\w.-]+", spec):
-        raise QueryUsageError(f"no query file or named query {spec!r} (named queries: {', '.join(named)})")
+        # a file or name that is not there is bad input (exit 1), not a misuse of the command line
+        raise QueryError(f"no query file or named query {spec!r} (named queries: {', '.join(named)})")
     return spec
 
 
