@@ -135,12 +135,15 @@ PAGE_SETTLED = """document.readyState === 'complete' && (!document.getElementByI
 
 def settle(tools: DevTools, session: str, timeout: float = 60) -> bool:
     """Wait until the page says it is interactive (a loaded machine draws late); False on timeout."""
+    return bool(poll(tools, session, PAGE_SETTLED, timeout))
+
+
+def poll(tools: DevTools, session: str, expression: str, timeout: float):
+    """Evaluate an expression until it is truthy or time runs out; its last value."""
     deadline = time.monotonic() + timeout
-    while not js(tools, session, PAGE_SETTLED):
-        if time.monotonic() > deadline:
-            return False
+    while not (value := js(tools, session, expression)) and time.monotonic() < deadline:
         time.sleep(0.1)
-    return True
+    return value
 
 
 def js(tools: DevTools, session: str, expression: str):
@@ -175,10 +178,7 @@ def problems(events: list[dict], session: str, page_url: str) -> list[str]:
 
 def drawn_pixels(tools: DevTools, session: str, timeout: float = 20) -> int:
     """Non-transparent pixels of the graph canvas, polled until some are drawn or time runs out."""
-    deadline = time.monotonic() + timeout
-    while not (pixels := js(tools, session, CANVAS_PIXELS)) and time.monotonic() < deadline:
-        time.sleep(0.25)
-    return pixels
+    return poll(tools, session, CANVAS_PIXELS, timeout)
 
 
 def load_and_watch(binary: str, path: Path) -> tuple[int, list[str]]:
