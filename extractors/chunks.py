@@ -8,7 +8,7 @@ from spacy.lang.en.syntax_iterators import noun_chunks as english_noun_chunks
 from spacy.tokens import Doc, Token
 
 from kg.extractors.cues import singular_lower
-from kg.extractors.doccache import Attrs, attrs
+from kg.extractors.doccache import Attrs, attrs, cached
 from kg.extractors.lexicon import GENERIC_HEADS, HEAD_TYPES, VAGUE_HEADS, VAGUE_MODIFIERS
 from kg.extractors.shapes import is_coined
 from kg.extraction.interface import Candidate, DocContext
@@ -137,9 +137,15 @@ NP_DEPS = frozenset("oprd nsubj dobj nsubjpass pcomp pobj dative appos attr ROOT
 NOUN_POS = frozenset({"NOUN", "PROPN", "PRON"})
 
 
-def noun_chunk_ranges(doc: Doc, a: Attrs) -> list[Range]:
+def noun_chunk_ranges(doc: Doc) -> list[Range]:
+    """(start, end) of `doc.noun_chunks`, computed once per Doc (this extractor and the span model read them)."""
+    return cached(doc, "noun_chunks", find_noun_chunks)
+
+
+def find_noun_chunks(doc: Doc) -> list[Range]:
     """(start, end) of `doc.noun_chunks`. For English, spaCy's own algorithm (`spacy.lang.en.syntax_iterators`),
     building Tokens only for the nouns; for any other language, spaCy's iterator itself."""
+    a = attrs(doc)
     if doc.noun_chunks_iterator is not english_noun_chunks:
         return [(chunk.start, chunk.end) for chunk in doc.noun_chunks]
     found, prev_end, dep = [], -1, a.dep
@@ -187,7 +193,7 @@ def make_chunks() -> Callable[[Doc, DocContext], Iterator[Candidate]]:
         if not doc.has_annotation("DEP"):
             return
         a = attrs(doc)
-        for chunk_start, chunk_end in noun_chunk_ranges(doc, a):
+        for chunk_start, chunk_end in noun_chunk_ranges(doc):
             if chunk_end - chunk_start > MAX_CHUNK_TOKENS or describes_name(doc, a, chunk_start, chunk_end):
                 continue
             start, end = trim(a, chunk_start, chunk_end)

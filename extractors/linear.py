@@ -20,12 +20,12 @@ class Linear:
 
     def scores(self, f: SpanFeatures) -> np.ndarray:
         """(n, k) raw scores of the spans."""
-        n = len(f.fixed)
-        out = self.sparse[f.fixed].sum(axis=1, dtype=np.float64) + f.dense @ self.dense + self.bias
-        if len(f.rows):
-            extra = self.sparse[f.ids].astype(np.float64)
-            for k in range(out.shape[1]):
-                out[:, k] += np.bincount(f.rows, weights=extra[:, k], minlength=n)
+        (n, k), sparse = (len(f.fixed), self.sparse.shape[1]), self.sparse
+        out = sparse.take(f.fixed, axis=0).sum(axis=1, dtype=np.float64) + f.dense @ self.dense + self.bias
+        if len(f.rows):  # one bincount over (row, class) cells adds each cell's weights in the same order
+            cells = (f.rows[:, None] * k + np.arange(k)).ravel()
+            weights = sparse.take(f.ids, axis=0).astype(np.float64).ravel()
+            out += np.bincount(cells, weights=weights, minlength=n * k).reshape(n, k)
         return out
 
 

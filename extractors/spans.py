@@ -41,7 +41,7 @@ def sub_spans(a: Attrs, start: int, end: int) -> Iterable[Range]:
 
 def chunk_ranges(doc: Doc, a: Attrs) -> list[Range]:
     """Noun chunks, plus `A of B` joins of two adjacent chunks."""
-    chunks = noun_chunk_ranges(doc, a) if doc.has_annotation("DEP") else []
+    chunks = noun_chunk_ranges(doc) if doc.has_annotation("DEP") else []
     joined = [(s1, e2) for (s1, e1), (s2, e2) in zip(chunks, chunks[1:])
               if s2 == e1 + 1 and a.lower[e1] in JOINERS and e2 - s1 <= MAX_TOKENS + 2]
     return chunks + joined
