@@ -20,6 +20,10 @@ L2 = 1.0
 ITERATIONS = 150
 THRESHOLD = 0.4  # entity probability to keep a span (best typed F1 in cross-validation folds)
 RECENT_WEIGHT = 1.0  # weight of recent (2020 on) abstracts against older ones
+# Log-odds added to the fitted type scores: the classifier under-predicts the rarer types (in cross-validation
+# metric precision/recall 0.67/0.33 on 2026 abstracts and 0.65/0.41 on older ones, dataset 0.84/0.62 and
+# 0.86/0.67, task 0.53/0.45 and 0.69/0.48); these offsets trade a little precision for recall on them.
+TYPE_OFFSETS = {"dataset": 0.5, "task": 0.3, "metric": 1.0}
 
 
 @dataclass(frozen=True)
@@ -62,10 +66,16 @@ def train(examples: list[Example], l2: float = L2, iterations: int = ITERATIONS,
     labels = np.concatenate([e.labels for e in examples])
     proposed = np.concatenate([e.proposed for e in examples]).astype(np.int64)
     weight = np.concatenate([np.full(len(e.labels), e.weight) for e in examples])
-    types = fit(x, dense, labels, len(LABELS), weight, l2, iterations)
+    types = with_offsets(fit(x, dense, labels, len(LABELS), weight, l2, iterations), TYPE_OFFSETS)
     entity = labels > 0
     roles = fit(x[entity], dense[entity], proposed[entity], 1, weight[entity], l2, iterations)
     return SpanModel(types, roles, threshold)
+
+
+def with_offsets(layer: Linear, offsets: dict[str, float]) -> Linear:
+    """The layer with `offsets` added to the bias of the named types (a prior shift: P(type) * e**offset)."""
+    bias = layer.bias + np.array([offsets.get(label, 0.0) for label in LABELS])
+    return Linear(layer.sparse, layer.dense, bias)
 
 
 def design(features: list[SpanFeatures]):

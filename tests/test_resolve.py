@@ -50,6 +50,11 @@ def test_normal_form_plural(a, b):
     assert normal_form(a) == normal_form(b)
 
 
+@pytest.mark.parametrize("a, b", [("20Zorbs", "20ZORBS"), ("Quux3Ds", "quux3ds")])
+def test_names_with_digits_keep_their_final_s(a, b):
+    assert normal_form(a) == normal_form(b) and normal_form(a).endswith("s")
+
+
 def test_spacing_variants_are_one_node():
     entities, _, _ = resolve([mention("p1", "back-propagation", "method"), mention("p2", "backpropagation", "method"),
                               mention("p3", "backpropagation", "method")])

@@ -185,3 +185,16 @@ def test_training_is_deterministic_and_learns_its_examples(nlp, tmp_path):
     found, combined = build_candidates(RULES)(doc, context)
     got = {(doc.text[m.start:m.end], m.type) for m in predict(first, doc, context, found, combined)}
     assert {("Blip corpus", "dataset"), ("Zorb tagger", "model")} <= got
+
+
+def test_type_offsets_shift_the_named_types_by_their_log_odds():
+    from kg.extractors.linear import softmax
+    from kg.extractors.training import with_offsets
+
+    layer = tiny_model([0.5, 0.2, 0, 0, 0, -1.0]).types
+    shifted = with_offsets(layer, {"metric": 1.0, "task": 0.3})
+    before, after = softmax(layer.bias[None, :])[0], softmax(shifted.bias[None, :])[0]
+    ratio = after / before
+    assert ratio[LABELS.index("metric")] / ratio[LABELS.index("none")] == pytest.approx(np.e)
+    assert ratio[LABELS.index("task")] / ratio[LABELS.index("method")] == pytest.approx(np.exp(0.3))
+    assert np.array_equal(shifted.sparse, layer.sparse) and np.array_equal(layer.bias, tiny_model([0.5, 0.2, 0, 0, 0, -1.0]).types.bias)

@@ -37,6 +37,8 @@ def singular(word: str) -> str:
         return word[:-1]
     if len(lower) <= 3 or lower in KEEP_S or word[-1] != "s" or lower.endswith(("ss", "us", "is")):
         return word
+    if any(c.isdigit() for c in word):  # a name with digits: 20News, not the plural of 20New
+        return word
     if lower.endswith(("yses", "theses", "gnoses")):
         return word[:-2] + "is"
     if lower.endswith("ies") and len(lower) > 4:
