@@ -74,12 +74,12 @@ class TokenTable:
 
 
 def fold(table: np.ndarray, starts: np.ndarray, ends: np.ndarray, limit: int = 8) -> np.ndarray:
-    """A hash of each span's sequence of values (at most `limit` of them)."""
-    h = np.full(len(starts), np.uint64(7), dtype=np.uint64)
+    """A hash of each span's sequence of values (at most `limit` of them); `table` (m, tokens) folds m rows at once."""
+    h = np.full(table.shape[:-1] + (len(starts),), np.uint64(7), dtype=np.uint64)
     for k in range(limit):
         inside = starts + k < ends
-        idx = np.minimum(starts + k, len(table) - 1)
-        h = np.where(inside, mix(h, table[idx]), h)
+        idx = np.minimum(starts + k, table.shape[-1] - 1)
+        h = np.where(inside, mix(h, table[..., idx]), h)
     return h
 
 
@@ -103,13 +103,13 @@ def span_features(doc: Doc, ranges: list[tuple[int, int]], candidates: Iterable[
     ends = np.array([e for _, e in ranges], dtype=np.int64)
     s, e = starts + PAD, ends + PAD
     length = np.minimum(ends - starts, 6).astype(np.uint64)
-    words = fold(t.lower, s, e)
+    words, shapes, tags = fold(np.stack([t.lower, t.shape, t.pos]), s, e)
     counts = word_counts(words)
     dep, head_lemma, prep = governors(t, starts, ends)
     sent = t.sent[starts] if t.n else starts
     columns = [
         np.zeros(len(starts), dtype=np.uint64), t.lower[s], t.lower[e - 1], t.lemma[e - 1], t.suffix[e - 1],
-        t.shape[s], t.shape[e - 1], fold(t.shape, s, e), fold(t.pos, s, e), length, t.lower[s - 1],
+        t.shape[s], t.shape[e - 1], shapes, tags, length, t.lower[s - 1],
         t.lower[s - 2], t.lower[e], t.lower[e + 1], mix(t.pos[s - 1], t.pos[e]), mix(dep, head_lemma),
         np.where(dep == np.uint64(doc.vocab.strings["pobj"]), prep, np.uint64(3)), words, mix(t.lemma[e - 1], t.lower[s - 1]),
         np.minimum(counts, 3).astype(np.uint64), np.minimum(sent, 2).astype(np.uint64), t.prefix[s],
