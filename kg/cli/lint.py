@@ -17,10 +17,9 @@ def lint_command(
     as_json: bool = typer.Option(False, "--json", help="Print every finding as JSON."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 on orphans or suspicious labels."),
 ) -> None:
-    """Audit the entities of a built graph, as a user judging it would: entities no paper names, labels
-    that are not names, probable duplicates, acronyms shared by several entities, generic names, top hubs.
+    """Audit a built graph's entities: orphans, odd labels, duplicates, shared acronyms, generic names, hubs.
 
-    Example: kg lint exports/ --top 50
+    Orphans: entities no paper names. Odd labels: labels that are not names. Exit 0 unless --strict.
     """
     path = graph / "graph.graphml" if graph.is_dir() else graph
     if not path.is_file():

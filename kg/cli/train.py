@@ -109,7 +109,7 @@ def train_command(
     recent_weight: Optional[float] = typer.Option(None, "--recent-weight", metavar="W",
                                                   help="Weight of abstracts from 2020 on (default: the shipped one)."),
 ) -> None:
-    """Train the span model on gold files (fixed seed: the same files give the same weights)."""
+    """Train the span model on gold files (deterministic: the same files give the same weights)."""
     from kg.extractors.span_model import default_path, save_model
 
     started = time.perf_counter()
