@@ -79,6 +79,7 @@ def surface_key(name: str) -> str:
     return acronym_key(name) or match_key(name)
 
 
+@lru_cache(maxsize=1 << 16)
 def display_form(name: str) -> str:
     """A written form for display: whitespace normalised, a lowercase last word in the singular
     (`neural networks` -> `neural network`); capitalised words, acronyms and names stay as written."""

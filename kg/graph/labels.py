@@ -10,6 +10,7 @@ import html
 import re
 import unicodedata
 from collections import Counter, defaultdict
+from functools import lru_cache
 
 from kg.graph.keys import match_key
 from kg.text.markup import normalise_whitespace
@@ -67,6 +68,7 @@ def join_accent(match: re.Match) -> str:
     return unicodedata.normalize("NFC", match.group(2) + ACCENTS[match.group(1)])
 
 
+@lru_cache(maxsize=1 << 16)  # names repeat across papers
 def repair(name: str) -> str | None:
     """The mention's name made publishable (entities unescaped, accents, sub/superscripts and
     line-break hyphens joined, edge punctuation trimmed), or None when it is debris."""
