@@ -131,7 +131,7 @@ def word_counts(words: np.ndarray) -> np.ndarray:
 
 
 def bag(t: TokenTable, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(row, id) of every word of every span (lower case and lemma)."""
+    """(row, id) of every word of every span (lower case and word shape)."""
     lengths = e - s
     rows = np.repeat(np.arange(len(s)), lengths)
     offsets = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)

@@ -83,13 +83,13 @@ def load_model(path: Path | None = None) -> SpanModel:
                      float(threshold[0]))
 
 
-def weights_spec(weights: Path | None, version: str) -> tuple[tuple, tuple, str]:
-    """(args, kwargs, version) of the extraction spec for a weights file: loaded now, so a bad file fails before
+def weights_spec(weights: Path | None, version: str) -> tuple[tuple, str]:
+    """(kwargs, version) of the extraction spec for a weights file: loaded now, so a bad file fails before
     the build starts; its digest joins the version, so the cache tells weights apart."""
     load_model(weights)
     if weights is None:
-        return (), (), version
-    return (), (("weights", str(weights)),), f"{version}+{hashlib.sha256(weights.read_bytes()).hexdigest()[:16]}"
+        return (), version
+    return (("weights", str(weights)),), f"{version}+{hashlib.sha256(weights.read_bytes()).hexdigest()[:16]}"
 
 
 def choose(ranges: list[tuple[int, int]], entity: np.ndarray, threshold: float) -> list[int]:

@@ -10,7 +10,7 @@ from spacy.tokens import Doc
 from kg.extraction.interface import Candidate, DocContext
 from kg.extractors.doccache import span_text
 from kg.extractors.features import BITS, SpanFeatures, span_features
-from kg.extractors.linear import LABELS, Linear
+from kg.extractors.linear import LABELS, Linear, sigmoid
 from kg.extractors.span_model import SpanModel
 from kg.extractors.spans import candidate_ranges
 from kg.graph.resolve import normal_form
@@ -114,7 +114,7 @@ def fit(x, dense: np.ndarray, y: np.ndarray, classes: int, weight: np.ndarray, l
             value = -(weight[:, None] * target * log_p).sum()
             delta = (np.exp(log_p) - target) * weight[:, None]
         else:
-            p = 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+            p = sigmoid(z)
             value = -(weight[:, None] * (target * np.log(p + 1e-12) + (1 - target) * np.log(1 - p + 1e-12))).sum()
             delta = (p - target) * weight[:, None]
         value += 0.5 * l2 * ((w * w).sum() + (v * v).sum())

@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 
 from kg.errors import UserError
-from kg.cli.gold import build_items, gold_papers, weights_kwargs
+from kg.cli.gold import build_items, gold_papers
 from kg.nlp import DEFAULT_MODEL
 
 if TYPE_CHECKING:  # spaCy and networkx load when the command runs, not when `kg` starts
@@ -23,11 +23,12 @@ def evaluate_file(gold: Path, model: str = DEFAULT_MODEL, extractor_names: Optio
                   weights: Optional[Path] = None) -> Scores:
     """Build the gold file's abstracts with the extractors and score the graph."""
     from kg.extractors import DEFAULT_EXTRACTORS, VERSION
+    from kg.extractors.span_model import weights_spec
     from kg.quality.evaluate import gold_items, read_gold, score
 
     records = read_gold(gold)
     names = extractor_names or DEFAULT_EXTRACTORS
-    return score(build_items(gold_papers(records, gold.name), model, names, weights_kwargs(weights, VERSION)),
+    return score(build_items(gold_papers(records, gold.name), model, names, weights_spec(weights, VERSION)),
                  gold_items(records))
 
 

@@ -1,8 +1,7 @@
 """Gold files for the CLI: their abstracts as papers, and the predicted items of a build over them."""
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
@@ -21,14 +20,6 @@ def gold_papers(records: list[dict], file: str) -> list[Paper]:
         if not isinstance(paper, Skipped):
             papers.append(paper)
     return papers
-
-
-def weights_kwargs(weights: Optional[Path], version: str) -> tuple[tuple, str]:
-    """(kwargs, version) of the extraction spec for a weights file (checked now: a bad file fails first)."""
-    from kg.extractors.span_model import weights_spec
-
-    _, kwargs, version = weights_spec(weights, version)
-    return kwargs, version
 
 
 def build_items(papers: list[Paper], model: str, names: tuple[str, ...], spec_kwargs: tuple[tuple, str],

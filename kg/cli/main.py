@@ -106,7 +106,7 @@ def build(
     lookup(engines, engine)  # an unknown engine fails before any work, naming the valid ones
     names = split(extractor_names) or DEFAULT_EXTRACTORS
     expand(names)
-    _, kwargs, version = weights_spec(weights, VERSION) if uses_model(names) else ((), (), VERSION)
+    kwargs, version = weights_spec(weights, VERSION) if uses_model(names) else ((), VERSION)
     config = BuildConfig(ExtractSpec(build_extract, args=(names,), kwargs=kwargs, version=version), model=model,
                          formats=split(formats), views=split(views), base_iri=base_iri, engine=engine, jobs=jobs,
                          scheduler=scheduler, cache_dir=cache_dir, use_cache=not no_cache)
