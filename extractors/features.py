@@ -17,18 +17,16 @@ PAD = 2  # sentinel tokens on each side, so t-2 .. t+2 never leave the arrays
 MIX = np.uint64(0x9E3779B97F4A7C15)
 START = np.array([0x51ED27], dtype=np.uint64)
 SHIFT = np.uint64(64 - BITS)
-DENSE = 0  # no dense features: the mean tok2vec vector of the span did not help in cross-validation
 ATTRS = [LOWER, LEMMA, POS, SHAPE, SUFFIX, PREFIX, DEP, HEAD, SENT_START]
 
 
 @dataclass(frozen=True)
 class SpanFeatures:
-    """Per span: `fixed` (n, k) hashed ids, extra hashed ids `rows`/`ids`, and `dense` (n, DENSE) floats."""
+    """Per span: `fixed` (n, k) hashed ids and extra hashed ids `ids` of spans `rows`."""
 
     fixed: np.ndarray
     rows: np.ndarray
     ids: np.ndarray
-    dense: np.ndarray
 
 
 def mix(*values) -> np.ndarray:
@@ -120,8 +118,7 @@ def span_features(doc: Doc, ranges: list[tuple[int, int]], candidates: Iterable[
         np.zeros((0, len(columns)), dtype=np.int64)
     rows, ids = bag(t, s, e)
     extra_rows, extra_ids = rule_features(doc, ranges, candidates, abbreviations, combined)
-    return SpanFeatures(fixed, np.concatenate([rows, extra_rows]), np.concatenate([ids, extra_ids]),
-                        np.zeros((len(starts), DENSE)))
+    return SpanFeatures(fixed, np.concatenate([rows, extra_rows]), np.concatenate([ids, extra_ids]))
 
 
 def word_counts(words: np.ndarray) -> np.ndarray:

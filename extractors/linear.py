@@ -12,16 +12,15 @@ LABELS = ("none", "method", "model", "dataset", "task", "metric")
 
 @dataclass(frozen=True)
 class Linear:
-    """A linear layer over hashed ids (`sparse`, rows of weights) and dense features."""
+    """A linear layer over hashed ids: `sparse` holds one row of weights per id."""
 
     sparse: np.ndarray  # (2**BITS, k)
-    dense: np.ndarray  # (d, k)
     bias: np.ndarray  # (k,)
 
     def scores(self, f: SpanFeatures) -> np.ndarray:
         """(n, k) raw scores of the spans."""
         (n, k), sparse = (len(f.fixed), self.sparse.shape[1]), self.sparse
-        out = sparse.take(f.fixed, axis=0).sum(axis=1, dtype=np.float64) + f.dense @ self.dense + self.bias
+        out = sparse.take(f.fixed, axis=0).sum(axis=1, dtype=np.float64) + self.bias
         if len(f.rows):  # one bincount over (row, class) cells adds each cell's weights in the same order
             cells = (f.rows[:, None] * k + np.arange(k)).ravel()
             weights = sparse.take(f.ids, axis=0).astype(np.float64).ravel()

@@ -19,13 +19,13 @@ from kg.registry import combiners
 from kg.extraction.interface import Candidate, DocContext
 from kg.extractors.combine import combine, group_keys
 from kg.extractors.doccache import attrs, text as doc_text
-from kg.extractors.features import BITS, DENSE, span_features
+from kg.extractors.features import BITS, span_features
 from kg.extractors.linear import LABELS, Linear, sigmoid, softmax
 from kg.extractors.spans import candidate_ranges
 
 NAME = SPAN_MODEL = "span_model"
 WEIGHTS = "weights/span_model.npz"
-ARRAYS = ("types_sparse", "types_dense", "types_bias", "roles_sparse", "roles_dense", "roles_bias", "threshold")
+ARRAYS = ("types_sparse", "types_bias", "roles_sparse", "roles_bias", "threshold")
 ZIP_DATE = (2026, 1, 1, 0, 0, 0)  # fixed, so the same weights give the same bytes
 
 
@@ -49,8 +49,7 @@ def default_path() -> Path:
 
 def save_model(model: SpanModel, path: Path) -> None:
     """Write the weights as an .npz whose bytes depend only on the weights."""
-    values = (model.types.sparse, model.types.dense, model.types.bias, model.roles.sparse, model.roles.dense,
-              model.roles.bias, np.array([model.threshold]))
+    values = (model.types.sparse, model.types.bias, model.roles.sparse, model.roles.bias, np.array([model.threshold]))
     path.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, value in zip(ARRAYS, values):
@@ -73,13 +72,13 @@ def load_model(path: Path | None = None) -> SpanModel:
                          f"--extractors rules for the rules alone)") from None
     except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as error:
         raise ModelError(f"{path}: not a span model weights file ({type(error).__name__}: {error})") from None
-    types_sparse, types_dense, types_bias, roles_sparse, roles_dense, roles_bias, threshold = arrays
-    shapes = [(types_sparse.shape, (1 << BITS, len(LABELS))), (types_dense.shape, (DENSE, len(LABELS))),
-              (roles_sparse.shape, (1 << BITS, 1)), (roles_dense.shape, (DENSE, 1))]
+    types_sparse, types_bias, roles_sparse, roles_bias, threshold = arrays
+    shapes = [(types_sparse.shape, (1 << BITS, len(LABELS))), (types_bias.shape, (len(LABELS),)),
+              (roles_sparse.shape, (1 << BITS, 1)), (roles_bias.shape, (1,))]
     wrong = [f"{got} instead of {want}" for got, want in shapes if got != want]
     if wrong or threshold.shape != (1,):
         raise ModelError(f"{path}: span model weights of the wrong shape ({', '.join(wrong) or 'threshold'})")
-    return SpanModel(Linear(types_sparse, types_dense, types_bias), Linear(roles_sparse, roles_dense, roles_bias),
+    return SpanModel(Linear(types_sparse, types_bias), Linear(roles_sparse, roles_bias),
                      float(threshold[0]))
 
 

@@ -13,7 +13,7 @@ from kg.extractors.features import BITS, SpanFeatures, span_features
 from kg.extractors.linear import LABELS, Linear, sigmoid
 from kg.extractors.span_model import SpanModel
 from kg.extractors.spans import candidate_ranges
-from kg.graph.resolve import normal_form
+from kg.graph.keys import match_key
 from kg.text.markup import strip_markup
 
 L2 = 1.0
@@ -41,7 +41,7 @@ def gold_keys(entities: Iterable[dict]) -> dict[str, tuple[str, str]]:
     keys: dict[str, tuple[str, str]] = {}
     for entity in entities:
         for form in (entity["name"], *entity.get("aliases", ())):
-            key = normal_form(strip_markup(form).text)
+            key = match_key(strip_markup(form).text)
             if key and key not in keys:
                 keys[key] = (entity["type"], entity.get("role", "used"))
     return keys
@@ -52,7 +52,7 @@ def make_example(doc: Doc, context: DocContext, candidates: list[Candidate], com
     """A span is positive when its matching key is a gold name or alias of the paper (as `kg eval` matches)."""
     ranges = candidate_ranges(doc, candidates)
     gold = gold_keys(entities)
-    found = [gold.get(normal_form(span_text(doc, s, e))) for s, e in ranges]
+    found = [gold.get(match_key(span_text(doc, s, e))) for s, e in ranges]
     labels = np.array([LABELS.index(g[0]) if g else 0 for g in found], dtype=np.int64)
     proposed = np.array([bool(g) and g[1] == "proposed" for g in found])
     features = span_features(doc, ranges, candidates, context.abbreviations, combined)
@@ -62,24 +62,24 @@ def make_example(doc: Doc, context: DocContext, candidates: list[Candidate], com
 def train(examples: list[Example], l2: float = L2, iterations: int = ITERATIONS,
           threshold: float = THRESHOLD) -> SpanModel:
     """Fit the type classifier on every span and the role classifier on the gold-entity spans."""
-    x, dense = design([e.features for e in examples])
+    x = design([e.features for e in examples])
     labels = np.concatenate([e.labels for e in examples])
     proposed = np.concatenate([e.proposed for e in examples]).astype(np.int64)
     weight = np.concatenate([np.full(len(e.labels), e.weight) for e in examples])
-    types = with_offsets(fit(x, dense, labels, len(LABELS), weight, l2, iterations), TYPE_OFFSETS)
+    types = with_offsets(fit(x, labels, len(LABELS), weight, l2, iterations), TYPE_OFFSETS)
     entity = labels > 0
-    roles = fit(x[entity], dense[entity], proposed[entity], 1, weight[entity], l2, iterations)
+    roles = fit(x[entity], proposed[entity], 1, weight[entity], l2, iterations)
     return SpanModel(types, roles, threshold)
 
 
 def with_offsets(layer: Linear, offsets: dict[str, float]) -> Linear:
     """The layer with `offsets` added to the bias of the named types (a prior shift: P(type) * e**offset)."""
     bias = layer.bias + np.array([offsets.get(label, 0.0) for label in LABELS])
-    return Linear(layer.sparse, layer.dense, bias)
+    return Linear(layer.sparse, bias)
 
 
 def design(features: list[SpanFeatures]):
-    """One sparse matrix (hashed ids, counts) and one dense matrix for many Docs' spans."""
+    """One sparse matrix (spans x hashed ids, counts) for many Docs' spans."""
     from scipy import sparse
 
     rows, cols, offset = [], [], 0
@@ -91,23 +91,22 @@ def design(features: list[SpanFeatures]):
     rows_all, cols_all = np.concatenate(rows), np.concatenate(cols)
     matrix = sparse.csr_matrix((np.ones(len(rows_all)), (rows_all, cols_all)), shape=(offset, 1 << BITS))
     matrix.sum_duplicates()
-    return matrix, np.vstack([f.dense for f in features])
+    return matrix
 
 
-def fit(x, dense: np.ndarray, y: np.ndarray, classes: int, weight: np.ndarray, l2: float = 1.0,
-        iterations: int = 300) -> Linear:
+def fit(x, y: np.ndarray, classes: int, weight: np.ndarray, l2: float = 1.0, iterations: int = 300) -> Linear:
     """Multinomial logistic regression (classes > 1) or binary (classes == 1, y in {0, 1})."""
     from scipy.optimize import minimize
 
-    n, d = max(x.shape[0], 1), dense.shape[1]
+    n = max(x.shape[0], 1)
     k = max(classes, 1)
     size = x.shape[1] * k
     target = np.eye(classes)[y] if classes > 1 else y.astype(np.float64)[:, None]
     xt = x.T.tocsr()
 
     def loss(theta: np.ndarray) -> tuple[float, np.ndarray]:
-        w, v, b = theta[:size].reshape(-1, k), theta[size:size + d * k].reshape(d, k), theta[size + d * k:]
-        z = x @ w + dense @ v + b
+        w, b = theta[:size].reshape(-1, k), theta[size:]
+        z = x @ w + b
         if classes > 1:
             z = z - z.max(axis=1, keepdims=True)
             log_p = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
@@ -117,12 +116,11 @@ def fit(x, dense: np.ndarray, y: np.ndarray, classes: int, weight: np.ndarray, l
             p = sigmoid(z)
             value = -(weight[:, None] * (target * np.log(p + 1e-12) + (1 - target) * np.log(1 - p + 1e-12))).sum()
             delta = (p - target) * weight[:, None]
-        value += 0.5 * l2 * ((w * w).sum() + (v * v).sum())
-        grad = np.concatenate([(xt @ delta + l2 * w).ravel(), (dense.T @ delta + l2 * v).ravel(), delta.sum(axis=0)])
+        value += 0.5 * l2 * (w * w).sum()
+        grad = np.concatenate([(xt @ delta + l2 * w).ravel(), delta.sum(axis=0)])
         return value / n, grad / n
 
-    theta = np.zeros(size + d * k + k)
+    theta = np.zeros(size + k)
     result = minimize(loss, theta, jac=True, method="L-BFGS-B", options={"maxiter": iterations})
     theta = result.x
-    return Linear(theta[:size].reshape(-1, k).astype(np.float32), theta[size:size + d * k].reshape(d, k),
-                  theta[size + d * k:])
+    return Linear(theta[:size].reshape(-1, k).astype(np.float32), theta[size:])

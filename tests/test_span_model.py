@@ -93,8 +93,8 @@ def test_decode_gives_one_type_and_role_per_concept(parsed):
 
 def tiny_model(bias: list[float]) -> SpanModel:
     zeros = np.zeros((1 << BITS, len(LABELS)), dtype=np.float32)
-    return SpanModel(Linear(zeros, np.zeros((0, len(LABELS))), np.array(bias)),
-                     Linear(np.zeros((1 << BITS, 1), dtype=np.float32), np.zeros((0, 1)), np.array([-5.0])), 0.5)
+    return SpanModel(Linear(zeros, np.array(bias)),
+                     Linear(np.zeros((1 << BITS, 1), dtype=np.float32), np.array([-5.0])), 0.5)
 
 
 def test_a_model_that_says_none_finds_nothing(parsed):
@@ -122,8 +122,7 @@ def test_bad_weights_files_are_one_line_errors_naming_them(tmp_path, content, me
     path = tmp_path / "weights.npz"
     if content == "shape":
         np.savez(path, **{name: np.zeros(3) for name in
-                          ("types_sparse", "types_dense", "types_bias", "roles_sparse", "roles_dense",
-                           "roles_bias", "threshold")})
+                          ("types_sparse", "types_bias", "roles_sparse", "roles_bias", "threshold")})
     elif content is not None:
         path.write_bytes(content)
     with pytest.raises(ModelError) as error:
@@ -144,6 +143,28 @@ def test_cli_reports_a_corrupt_weights_file_in_one_line(tmp_path, run_kg=None):
     assert result.returncode == 1
     assert len(result.stderr.strip().splitlines()) == 1 and str(path) in result.stderr
     assert "Traceback" not in result.stderr
+
+
+
+@pytest.mark.parametrize("extractors, code", [("all", 1), ("rules", 0)])
+def test_eval_reads_the_weights_only_when_the_span_model_runs(tmp_path, extractors, code):
+    import json
+    import subprocess
+    import sys
+
+    path = tmp_path / "broken.npz"
+    path.write_bytes(b"PK\x03\x04 truncated")
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(json.dumps({"id": "p1", "text": "We propose Zorbnet, a parser.",
+                                "entities": [{"name": "Zorbnet", "type": "model", "role": "proposed"}]}) + "\n",
+                    encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "kg", "eval", str(gold), "--weights", str(path),
+                             "--extractors", extractors, "--json"], capture_output=True, text=True)
+    assert result.returncode == code and "Traceback" not in result.stderr
+    if code:
+        assert len(result.stderr.strip().splitlines()) == 1 and str(path) in result.stderr
+    else:
+        assert json.loads(result.stdout)["typed"]["gold"] == 1
 
 
 TRAIN = [

@@ -19,17 +19,16 @@ if TYPE_CHECKING:  # spaCy and networkx load when the command runs, not when `kg
 out = Console(highlight=False)
 
 
-def evaluate_file(gold: Path, model: str = DEFAULT_MODEL, extractor_names: Optional[tuple[str, ...]] = None,
-                  weights: Optional[Path] = None) -> Scores:
-    """Build the gold file's abstracts with the extractors and score the graph."""
-    from kg.extractors import DEFAULT_EXTRACTORS, VERSION
+def evaluate_file(gold: Path, records: list[dict], model: str = DEFAULT_MODEL,
+                  extractor_names: Optional[tuple[str, ...]] = None, weights: Optional[Path] = None) -> Scores:
+    """Build the abstracts of a gold file's `records` with the extractors and score the graph."""
+    from kg.extractors import DEFAULT_EXTRACTORS, VERSION, uses_model
     from kg.extractors.span_model import weights_spec
-    from kg.quality.evaluate import gold_items, read_gold, score
+    from kg.quality.evaluate import gold_items, score
 
-    records = read_gold(gold)
     names = extractor_names or DEFAULT_EXTRACTORS
-    return score(build_items(gold_papers(records, gold.name), model, names, weights_spec(weights, VERSION)),
-                 gold_items(records))
+    spec = weights_spec(weights, VERSION) if uses_model(names) else ((), VERSION)  # rules alone: no weights read
+    return score(build_items(gold_papers(records, gold.name), model, names, spec), gold_items(records))
 
 
 def row(name: str, prf: PRF) -> str:
@@ -70,8 +69,8 @@ def eval_command(
     diff: bool = typer.Option(False, "--diff", help="Show a per-paper diff (missed / spurious / wrong type)."),
     model: str = typer.Option(DEFAULT_MODEL, "--model", metavar="NAME", help="spaCy pipeline package or path; 'blank' for none."),
     extractors: str = typer.Option("", "--extractors", metavar="NAME,...",
-                                  help="Extractors and scorers to run, comma-separated; 'rules' = the rule extractors "
-                                       "alone, 'all' = the rules and the span model (the default)."),
+                                  help="Extractors (and a combiner) to run, comma-separated; 'rules' = the rule "
+                                       "extractors alone, 'all' = the rules and the span model (the default)."),
     cv: int = typer.Option(0, "--cv", metavar="K", min=0,
                            help="Cross-validate the span model: train on K-1 folds of all GOLD files, score the "
                                 "held-out fold (grouped by paper), report each file."),
@@ -79,20 +78,22 @@ def eval_command(
                                            help="Span model weights (default: the shipped ones; see kg train)."),
 ) -> None:
     """Build the graph of gold files' abstracts and score entities, roles and linking (per file)."""
-    from kg.quality.evaluate import gold_items, read_gold, score
+    from kg.cli.train import read_files
+    from kg.quality.evaluate import gold_items, score
 
     names = tuple(n.strip() for n in extractors.split(",") if n.strip()) or None
     if cv == 1:
         raise UserError("--cv needs at least 2 folds")
+    files = read_files(golds)
     predicted = None
     if cv:
         from kg.cli.train import cross_validate
 
-        predicted = cross_validate(golds, cv, model, names)
+        predicted = cross_validate(files, cv, model, names)
     results = {}
-    for gold in golds:
-        scores = (score(predicted, gold_items(read_gold(gold))) if predicted is not None
-                  else evaluate_file(gold, model, names, weights))
+    for gold, records in files.items():
+        scores = (score(predicted, gold_items(records)) if predicted is not None
+                  else evaluate_file(gold, records, model, names, weights))
         results[gold.name] = scores
         if diff:
             for paper_diff in scores.diffs:

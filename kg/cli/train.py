@@ -27,14 +27,19 @@ def record_weight(record: dict, recent_weight: float) -> float:
     return recent_weight if not isinstance(year, int) or year >= RECENT_YEAR else 1.0
 
 
-def read_files(golds: list[Path]) -> list[tuple[str, dict, Paper]]:
-    """(file name, record, paper) of every usable gold record, file by file."""
-    from kg.cli.gold import gold_papers
+def read_files(golds: list[Path]) -> dict[Path, list[dict]]:
+    """The records of each gold file, every file read (and checked) before any work starts."""
     from kg.quality.evaluate import read_gold
 
+    return {gold: read_gold(gold) for gold in golds}
+
+
+def gold_items_of(files: dict[Path, list[dict]]) -> list[tuple[str, dict, Paper]]:
+    """(file name, record, paper) of every usable gold record, file by file."""
+    from kg.cli.gold import gold_papers
+
     found = []
-    for gold in golds:
-        records = read_gold(gold)
+    for gold, records in files.items():
         by_id = {r["id"]: r for r in records}
         found += [(gold.name, by_id[p.id], p) for p in gold_papers(records, gold.name)]
     return found
@@ -66,7 +71,7 @@ def fold_of(paper_id: str, folds: int) -> int:
     return zlib.crc32(paper_id.encode("utf-8")) % folds
 
 
-def cross_validate(golds: list[Path], folds: int, model: str = DEFAULT_MODEL,
+def cross_validate(files: dict[Path, list[dict]], folds: int, model: str = DEFAULT_MODEL,
                    names: tuple[str, ...] | None = None, recent_weight: float | None = None) -> list[Item]:
     """Predicted items of every gold paper, each from a model trained on the other folds only."""
     import tempfile
@@ -76,7 +81,7 @@ def cross_validate(golds: list[Path], folds: int, model: str = DEFAULT_MODEL,
     from kg.extractors.span_model import save_model
     from kg.extractors.training import RECENT_WEIGHT, train
 
-    items = read_files(golds)
+    items = gold_items_of(files)
     examples = make_examples(items, model, RECENT_WEIGHT if recent_weight is None else recent_weight)
     predicted = []
     with tempfile.TemporaryDirectory(prefix="paperkg-cv-") as folder:
@@ -97,7 +102,7 @@ def train_model(golds: list[Path], model: str = DEFAULT_MODEL, recent_weight: fl
     """The span model trained on every record of the gold files."""
     from kg.extractors.training import RECENT_WEIGHT, train
 
-    examples = make_examples(read_files(golds), model, RECENT_WEIGHT if recent_weight is None else recent_weight)
+    examples = make_examples(gold_items_of(read_files(golds)), model, RECENT_WEIGHT if recent_weight is None else recent_weight)
     return train(examples)
 
 
