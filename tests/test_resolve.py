@@ -190,8 +190,9 @@ def test_generic_policy_is_documented_data():
 
     rows = generic_entries()
     assert all(r["reason"] and r["category"] in CATEGORIES for r in rows)
-    assert {"machine learning", "NP-hard", "learning rate"} <= {r["name"] for r in rows}
-    entities, _, _ = resolve([mention("p1", "Machine Learning", "method"), mention("p2", "NP-hard", "method")])
+    assert {"machine learning", "NP-hard", "learning rate", "PyTorch"} <= {r["name"] for r in rows}
+    entities, _, _ = resolve([mention("p1", "Machine Learning", "method"), mention("p2", "NP-hard", "method"),
+                              mention("p3", "TensorFlow", "method")])
     assert entities == [] and surface_key("deep learning") in default_knowledge(surface_key).generic
 
 

@@ -9,7 +9,8 @@ from importlib import resources
 from typing import Callable, Iterable
 
 GENERIC_FILE = "generic-terms.jsonl"
-CATEGORIES = ("field", "complexity class", "hyperparameter", "generic object", "organisation", "adjective")
+CATEGORIES = ("field", "complexity class", "hyperparameter", "generic object", "organisation", "adjective",
+              "software")
 
 
 @dataclass(frozen=True)
