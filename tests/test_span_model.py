@@ -145,7 +145,6 @@ def test_cli_reports_a_corrupt_weights_file_in_one_line(tmp_path, run_kg=None):
     assert "Traceback" not in result.stderr
 
 
-
 @pytest.mark.parametrize("extractors, code", [("all", 1), ("rules", 0)])
 def test_eval_reads_the_weights_only_when_the_span_model_runs(tmp_path, extractors, code):
     import json

@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 
 from kg.errors import UserError
-from kg.cli.gold import build_items, gold_papers
+from kg.cli.gold import build_items, gold_papers, read_files
 from kg.nlp import DEFAULT_MODEL
 
 if TYPE_CHECKING:  # spaCy and networkx load when the command runs, not when `kg` starts
@@ -78,7 +78,6 @@ def eval_command(
                                            help="Span model weights (default: the shipped ones; see kg train)."),
 ) -> None:
     """Build the graph of gold files' abstracts and score entities, roles and linking (per file)."""
-    from kg.cli.train import read_files
     from kg.quality.evaluate import gold_items, score
 
     names = tuple(n.strip() for n in extractors.split(",") if n.strip()) or None

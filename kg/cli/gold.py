@@ -1,6 +1,7 @@
 """Gold files for the CLI: their abstracts as papers, and the predicted items of a build over them."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.console import Console
@@ -20,6 +21,22 @@ def gold_papers(records: list[dict], file: str) -> list[Paper]:
         if not isinstance(paper, Skipped):
             papers.append(paper)
     return papers
+
+
+def read_files(golds: list[Path]) -> dict[Path, list[dict]]:
+    """The records of each gold file, every file read (and checked) before any work starts."""
+    from kg.quality.evaluate import read_gold
+
+    return {gold: read_gold(gold) for gold in golds}
+
+
+def gold_items_of(files: dict[Path, list[dict]]) -> list[tuple[str, dict, Paper]]:
+    """(file name, record, paper) of every usable gold record, file by file."""
+    found = []
+    for gold, records in files.items():
+        by_id = {r["id"]: r for r in records}
+        found += [(gold.name, by_id[p.id], p) for p in gold_papers(records, gold.name)]
+    return found
 
 
 def build_items(papers: list[Paper], model: str, names: tuple[str, ...], spec_kwargs: tuple[tuple, str],

@@ -27,29 +27,12 @@ def record_weight(record: dict, recent_weight: float) -> float:
     return recent_weight if not isinstance(year, int) or year >= RECENT_YEAR else 1.0
 
 
-def read_files(golds: list[Path]) -> dict[Path, list[dict]]:
-    """The records of each gold file, every file read (and checked) before any work starts."""
-    from kg.quality.evaluate import read_gold
-
-    return {gold: read_gold(gold) for gold in golds}
-
-
-def gold_items_of(files: dict[Path, list[dict]]) -> list[tuple[str, dict, Paper]]:
-    """(file name, record, paper) of every usable gold record, file by file."""
-    from kg.cli.gold import gold_papers
-
-    found = []
-    for gold, records in files.items():
-        by_id = {r["id"]: r for r in records}
-        found += [(gold.name, by_id[p.id], p) for p in gold_papers(records, gold.name)]
-    return found
-
-
-def make_examples(items: list[tuple[str, dict, Paper]], model: str, recent_weight: float) -> list[Example]:
-    """Parse every abstract once and turn its candidate spans into a training example."""
+def make_examples(items: list[tuple[str, dict, Paper]], model: str, recent_weight: float | None) -> list[Example]:
+    """Parse every abstract once and turn its candidate spans into a training example (`recent_weight` None:
+    the shipped one)."""
     from kg.extractors import RULES, build_candidates
     from kg.extractors.doccache import clear
-    from kg.extractors.training import make_example
+    from kg.extractors.training import RECENT_WEIGHT, make_example
     from kg.nlp.load import load_nlp
     from kg.run.worker import parse_papers
 
@@ -57,6 +40,7 @@ def make_examples(items: list[tuple[str, dict, Paper]], model: str, recent_weigh
     if warning:
         err.print(f"warning: {warning}", markup=False)
     candidates = build_candidates(RULES)
+    recent_weight = RECENT_WEIGHT if recent_weight is None else recent_weight
     examples = []
     for (_, record, _), (_, doc, context) in zip(items, parse_papers([p for _, _, p in items], nlp)):
         found, combined = candidates(doc, context)
@@ -76,13 +60,13 @@ def cross_validate(files: dict[Path, list[dict]], folds: int, model: str = DEFAU
     """Predicted items of every gold paper, each from a model trained on the other folds only."""
     import tempfile
 
-    from kg.cli.gold import build_items
+    from kg.cli.gold import build_items, gold_items_of
     from kg.extractors import DEFAULT_EXTRACTORS, VERSION
     from kg.extractors.span_model import save_model
-    from kg.extractors.training import RECENT_WEIGHT, train
+    from kg.extractors.training import train
 
     items = gold_items_of(files)
-    examples = make_examples(items, model, RECENT_WEIGHT if recent_weight is None else recent_weight)
+    examples = make_examples(items, model, recent_weight)
     predicted = []
     with tempfile.TemporaryDirectory(prefix="paperkg-cv-") as folder:
         for fold in range(folds):
@@ -100,9 +84,10 @@ def cross_validate(files: dict[Path, list[dict]], folds: int, model: str = DEFAU
 
 def train_model(golds: list[Path], model: str = DEFAULT_MODEL, recent_weight: float | None = None) -> SpanModel:
     """The span model trained on every record of the gold files."""
-    from kg.extractors.training import RECENT_WEIGHT, train
+    from kg.cli.gold import gold_items_of, read_files
+    from kg.extractors.training import train
 
-    examples = make_examples(gold_items_of(read_files(golds)), model, RECENT_WEIGHT if recent_weight is None else recent_weight)
+    examples = make_examples(gold_items_of(read_files(golds)), model, recent_weight)
     return train(examples)
 
 
