@@ -218,3 +218,17 @@ def test_type_offsets_shift_the_named_types_by_their_log_odds():
     assert ratio[LABELS.index("metric")] / ratio[LABELS.index("none")] == pytest.approx(np.e)
     assert ratio[LABELS.index("task")] / ratio[LABELS.index("method")] == pytest.approx(np.exp(0.3))
     assert np.array_equal(shifted.sparse, layer.sparse) and np.array_equal(layer.bias, tiny_model([0.5, 0.2, 0, 0, 0, -1.0]).types.bias)
+
+
+def test_cross_validation_sends_each_paper_through_its_own_folds_weights(nlp, tmp_path):
+    from kg.cli.train import fold_extract
+
+    save_model(tiny_model([5.0, 0, 0, 0, 0, 0]), tmp_path / "none.npz")
+    save_model(tiny_model([0.0, 0, 0, 0, 3.0, 0]), tmp_path / "tasks.npz")
+    extract = fold_extract(("all",), ((str(tmp_path / "none.npz"), ("p",)), (str(tmp_path / "tasks.npz"), ("q",))))
+    found = {}
+    for paper_id in ("p", "q"):
+        doc, context = parse(nlp, ABSTRACT)
+        mentions, _ = extract(doc, DocContext(paper_id, context.clean, context.abbreviations))
+        found[paper_id] = {m.type for m in mentions}
+    assert found == {"p": set(), "q": {"task"}}

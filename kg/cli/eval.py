@@ -72,8 +72,9 @@ def eval_command(
                                   help="Extractors (and a combiner) to run, comma-separated; 'rules' = the rule "
                                        "extractors alone, 'all' = the rules and the span model (the default)."),
     cv: int = typer.Option(0, "--cv", metavar="K", min=0,
-                           help="Cross-validate the span model: train on K-1 folds of all GOLD files, score the "
-                                "held-out fold (grouped by paper), report each file."),
+                           help="Cross-validate the span model: train on K-1 folds of all GOLD files (grouped by paper), "
+                                "build every paper in one graph with the model that did not see it, "
+                                "report each file."),
     weights: Optional[Path] = typer.Option(None, "--weights", metavar="FILE",
                                            help="Span model weights (default: the shipped ones; see kg train)."),
 ) -> None:

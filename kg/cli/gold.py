@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from rich.console import Console
 
@@ -40,8 +40,9 @@ def gold_items_of(files: dict[Path, list[dict]]) -> list[tuple[str, dict, Paper]
 
 
 def build_items(papers: list[Paper], model: str, names: tuple[str, ...], spec_kwargs: tuple[tuple, str],
-                use_cache: bool = True) -> list:
-    """The predicted items of a graph built from `papers` through the one build entry point."""
+                use_cache: bool = True, factory: Callable | None = None) -> list:
+    """The predicted items of a graph built from `papers` through the one build entry point (`factory`: how to
+    make the extract step from `names` and the keyword arguments; default `build_extract`)."""
     from kg.extractors import build_extract
     from kg.io.corpus import Corpus
     from kg.quality.evaluate import graph_items
@@ -49,7 +50,7 @@ def build_items(papers: list[Paper], model: str, names: tuple[str, ...], spec_kw
     from kg.run.engines import ExtractSpec
 
     kwargs, version = spec_kwargs
-    spec = ExtractSpec(build_extract, args=(names,), kwargs=kwargs, version=version)
+    spec = ExtractSpec(factory or build_extract, args=(names,), kwargs=kwargs, version=version)
     warn = Console(stderr=True, highlight=False)
     report = build(Corpus(papers), BuildConfig(spec, model=model, use_cache=use_cache),
                    hooks=BuildHooks(warn=lambda w: warn.print(f"warning: {w}", markup=False)))

@@ -12,6 +12,9 @@ from rich.console import Console
 from kg.nlp import DEFAULT_MODEL
 
 if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
+    from kg.extraction.interface import Candidate, CandidateRelation, DocContext, ExtractFn
     from kg.extractors.span_model import SpanModel
     from kg.extractors.training import Example
     from kg.quality.evaluate import Item
@@ -57,7 +60,8 @@ def fold_of(paper_id: str, folds: int) -> int:
 
 def cross_validate(files: dict[Path, list[dict]], folds: int, model: str = DEFAULT_MODEL,
                    names: tuple[str, ...] | None = None, recent_weight: float | None = None) -> list[Item]:
-    """Predicted items of every gold paper, each from a model trained on the other folds only."""
+    """Predicted items of every gold paper, each from a model trained on the other folds only, resolved
+    together in one graph (as `kg build` resolves a corpus), so cross-paper linking is scored as users see it."""
     import tempfile
 
     from kg.cli.gold import build_items, gold_items_of
@@ -67,19 +71,36 @@ def cross_validate(files: dict[Path, list[dict]], folds: int, model: str = DEFAU
 
     items = gold_items_of(files)
     examples = make_examples(items, model, recent_weight)
-    predicted = []
     with tempfile.TemporaryDirectory(prefix="paperkg-cv-") as folder:
+        held_out = []
         for fold in range(folds):
             inside = [fold_of(p.id, folds) == fold for _, _, p in items]
             started = time.perf_counter()
             weights = Path(folder) / f"fold-{fold}.npz"
             save_model(train([e for e, held in zip(examples, inside) if not held]), weights)
-            papers = [p for (_, _, p), held in zip(items, inside) if held]
-            spec = ((("weights", str(weights)),), f"{VERSION}+cv{fold}")
-            predicted += build_items(papers, model, names or DEFAULT_EXTRACTORS, spec, use_cache=False)
-            err.print(f"fold {fold + 1}/{folds}: {len(papers)} papers held out, trained and scored in "
+            held_out.append((str(weights), tuple(p.id for (_, _, p), held in zip(items, inside) if held)))
+            err.print(f"fold {fold + 1}/{folds}: trained without its {len(held_out[-1][1])} papers in "
                       f"{time.perf_counter() - started:.0f} s", markup=False)
+        started = time.perf_counter()
+        names = names or DEFAULT_EXTRACTORS
+        spec = (("folds", tuple(held_out)),), f"{VERSION}+cv{folds}"
+        predicted = build_items([p for _, _, p in items], model, names, spec, use_cache=False, factory=fold_extract)
+        err.print(f"{len(items)} papers scored by their held-out folds' models in "
+                  f"{time.perf_counter() - started:.0f} s", markup=False)
     return predicted
+
+
+def fold_extract(names: tuple[str, ...], folds: tuple[tuple[str, tuple[str, ...]], ...]) -> ExtractFn:
+    """The extract step of cross-validation: each paper goes through the weights of the fold that held it out."""
+    from kg.extractors import build_extract
+
+    steps = [build_extract(names, weights=weights) for weights, _ in folds]
+    step_of = {paper_id: steps[fold] for fold, (_, ids) in enumerate(folds) for paper_id in ids}
+
+    def extract(doc: Doc, context: DocContext) -> tuple[list[Candidate], list[CandidateRelation]]:
+        return step_of[context.paper_id](doc, context)
+
+    return extract
 
 
 def train_model(golds: list[Path], model: str = DEFAULT_MODEL, recent_weight: float | None = None) -> SpanModel:
