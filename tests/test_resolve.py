@@ -85,6 +85,13 @@ def test_label_is_the_form_most_papers_write_and_id_follows_it():
     assert [(e.id, e.label) for e in entities] == [("dataset:frobnet", "FrobNet")]
 
 
+def test_the_spelling_most_papers_write_wins_whatever_its_case_or_number():
+    forms = ["neural net", "neural net", "neural net", "neural network", "Neural Network", "Neural networks",
+             "neural networks"]  # one concept (normal_form folds "net"); "neural net" is the commonest single form
+    entities, _, _ = resolve([mention(f"p{i}", f) for i, f in enumerate(forms)])
+    assert [(e.id, e.label) for e in entities] == [("model:neural-network", "neural network")]
+
+
 def test_symbols_at_the_end_are_kept_and_the_proposer_is_linked_to_them():
     mentions = [mention("p1", "QuibSVRG+", "method", "proposed"), mention("p2", "QuibSVRG", "method"),
                 mention("p3", "GlintNet++", "model")]

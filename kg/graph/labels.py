@@ -105,7 +105,8 @@ def choose_label(forms: Counter, papers: Counter, proper: bool = False) -> str:
     def pick(keys: list[str]) -> str:
         members = pools[max(keys, key=pool_rank)]
         singular_forms = [f for f in members if not is_plural_of(f, members)] or members
-        best = max(singular_forms, key=lambda f: (papers[f], forms[f], f.islower() != proper))
+        best = max(singular_forms, key=lambda f: (spelling_papers(f, members, papers), papers[f], forms[f],
+                                                  f.islower() != proper))
         lowered = best[:1].lower() + best[1:]  # "Latent Dirichlet allocation" opening a sentence
         return lowered if lowered in members and 2 * papers[lowered] >= papers[best] and not proper else best
 
@@ -115,6 +116,13 @@ def choose_label(forms: Counter, papers: Counter, proper: bool = False) -> str:
         if spelled:
             best = pick(spelled)
     return best
+
+
+def spelling_papers(form: str, members: list[str], papers: Counter) -> int:
+    """Papers writing this spelling in any case, singular or plural: "neural network" counts "Neural
+    Networks", so the spelling most papers use wins over a rarer one that splits fewer ways ("neural net")."""
+    low = form.lower()
+    return sum(papers[f] for f in members if f.lower() in (low, low + "s", low + "es"))
 
 
 def is_plural_of(form: str, others: list[str]) -> bool:
