@@ -155,10 +155,16 @@ def test_implausible_definition_is_ignored():
 
 @pytest.mark.parametrize("forms, entity_type", [
     (("Florp dataset", "Florp", "Florp benchmark"), "dataset"), (("ZBL algorithm", "ZBL"), "method"),
-    (("Zorpformer model", "Zorpformer"), "model")])
+    (("Zorpformer model", "Zorpformer"), "model"), (("zorpy algorithm", "zorpy methods"), "method"),
+    (("Florp distances", "Florp divergence"), "metric")])
 def test_a_name_and_its_kind_word_merge(forms, entity_type):
     entities, _, _ = resolve([mention(f"p{i}", f, entity_type) for i, f in enumerate(forms)])
     assert len(entities) == 1
+
+
+def test_a_lower_case_word_does_not_merge_with_itself_and_a_kind_word():
+    entities, _, _ = resolve([mention("p1", "zorpy model"), mention("p2", "zorpy")])
+    assert len(entities) == 2
 
 
 def test_a_kind_word_does_not_merge_across_types():

@@ -9,11 +9,12 @@ from kg.graph.acronyms import acronym_key
 
 KINDS = {  # a name followed by the kind of thing it is; words of one class are synonyms here
     "score": "metric", "scores": "metric", "metric": "metric", "metrics": "metric", "measure": "metric",
-    "dataset": "data", "datasets": "data", "data set": "data", "data sets": "data", "benchmark": "data",
-    "benchmarks": "data", "corpus": "data", "database": "data",
-    "algorithm": "method", "algorithms": "method", "method": "method", "methods": "method",
-    "model": "model", "models": "model", "architecture": "model", "framework": "framework",
-    "divergence": "distance", "distance": "distance",
+    "measures": "metric", "dataset": "data", "datasets": "data", "data set": "data", "data sets": "data",
+    "benchmark": "data", "benchmarks": "data", "corpus": "data", "corpora": "data", "database": "data",
+    "databases": "data", "algorithm": "method", "algorithms": "method", "method": "method", "methods": "method",
+    "model": "model", "models": "model", "architecture": "model", "architectures": "model",
+    "framework": "framework", "frameworks": "framework",
+    "divergence": "distance", "divergences": "distance", "distance": "distance", "distances": "distance",
 }
 KIND_SUFFIX = re.compile(r"^(?P<name>.+?)\s+(?P<kind>" + "|".join(sorted(KINDS, key=len, reverse=True)) + r")$", re.I)
 
@@ -62,19 +63,18 @@ BLOCKED = {"metric": {"model", "dataset"}, "distance": {"model", "dataset"}, "me
 def kind_pairs(forms: Iterable[tuple[str, str, str]], keys: set[str], resolve_form: Callable[[str, str], str],
                type_of: Callable[[str], str] = lambda key: "") -> Iterable[tuple[str, str]]:
     """(key, paper, written form) whose form is `X score`/`X dataset`/`X algorithm`... joins X when X is
-    a key, and joins `X method` when both are forms. X must look like a name (a capital, digit, space
-    or hyphen), so `language model` does not join `language`."""
+    a key and looks like a name (a capital, digit, space or hyphen: `language model` does not join
+    `language`), and joins `X method` when both are forms (`greedy algorithm`, `greedy method`)."""
     bases: dict[tuple[str, str], str] = {}
     for key, paper, form in forms:
         match = KIND_SUFFIX.match(form)
         if not match:
             continue
         name = match.group("name").strip()
-        if not (any(c.isupper() or c.isdigit() or c in " -" for c in name) or acronym_key(name)):
-            continue
         kind = KINDS[match.group("kind").lower()]
         target = resolve_form(paper, name)
-        if target in keys and target != key and type_of(target) not in BLOCKED[kind]:
+        named = any(c.isupper() or c.isdigit() or c in " -" for c in name) or acronym_key(name)
+        if named and target in keys and target != key and type_of(target) not in BLOCKED[kind]:
             yield key, target  # not Inception (a model) and Inception score (a metric)
         base = (kind, target)
         if bases.setdefault(base, key) != key:
