@@ -177,11 +177,17 @@ def test_a_kind_word_does_not_merge_across_types():
     ("mean squared glorp", "mean square glorp"), ("Zarnov-Quell divergence", "ZQ divergence"),
     ("Fréchet Zorp Distance", "Frechet Zorp Distance"), ("zorp neural nets", "zorp neural network"),
     ("Q_1", "Q1"), ("Glorp-R-CNN", "Glorp-RCNN"), ("zorp neighbour search", "zorp neighbor search"),
+    ("rates of zorping", "zorping rate"), ("Zorp of Blarg", "Blarg Zorp"),
 ])
 def test_variants_of_one_concept_merge(forms):
     mentions = [mention(f"p{i}", f, "metric") for i, f in enumerate(forms)]
     entities, _, _ = resolve(mentions, [("p9", "ZQ", "Zarnov-Quell")])
     assert len(entities) == 1
+
+
+def test_a_counted_of_phrase_is_not_inverted():
+    entities, _, _ = resolve([mention("p1", "number of zorps", "metric"), mention("p2", "zorps number", "metric")])
+    assert len(entities) == 2
 
 
 def test_generic_terms_are_not_entities():

@@ -17,7 +17,7 @@ from kg.graph.acronyms import Definitions, acronym_key, read_definitions, same_m
 from kg.graph.keys import display_form, match_key, normal_form, singular, slug, surface_key
 from kg.graph.knowledge import Knowledge, default_knowledge
 from kg.graph.labels import choose_label, repair
-from kg.graph.variants import Union, case_pairs, kind_pairs
+from kg.graph.variants import Union, case_pairs, inverted_pairs, kind_pairs
 from kg.types import ENTITY_TYPES, Entity, Link, Mention, MentionRelation, Relation
 
 __all__ = ["match_key", "normal_form", "resolve", "singular", "slug", "Resolver"]
@@ -101,8 +101,8 @@ def resolve(
 
 def merge_variants(by_key: dict[str, list[Mention]],
                    resolver: Resolver) -> tuple[dict[str, list[Mention]], dict[str, list[str]]]:
-    """Join keys that name one concept (acronym case, `X score`, expansions alike, acronym
-    words spelled out) under the most used key; also the member keys of each."""
+    """Join keys that name one concept (acronym case, `X score`, `rate of convergence`, expansions alike,
+    acronym words spelled out) under the most used key; also the member keys of each."""
     union = Union({k: len(g) for k, g in by_key.items()})
     keys = set(by_key)
     acronyms = {a for g in by_key.values() for m in g if (a := acronym_key(m.name))}
@@ -110,7 +110,8 @@ def merge_variants(by_key: dict[str, list[Mention]],
     defined = {a for a, _ in resolver.definitions.same} | set(resolver.definitions.dominant.values())
     spelled = ((k, resolver.spelled_out(paper, name)) for k, paper, name in forms)
     pairs = [*case_pairs(keys, acronyms, lambda a: resolver("", a)),
-             *kind_pairs(forms, keys, resolver, lambda k: majority_type(by_key[k])), *((k, t) for k, t in spelled if t in keys and t != k),
+             *kind_pairs(forms, keys, resolver, lambda k: majority_type(by_key[k])), *inverted_pairs(forms, keys, resolver),
+             *((k, t) for k, t in spelled if t in keys and t != k),
              *((a, b) for a, b in resolver.definitions.same if a in keys and b in keys),
              *known_alike(resolver, keys)]
     types = {k: majority_type(g) for k, g in by_key.items()}

@@ -79,3 +79,19 @@ def kind_pairs(forms: Iterable[tuple[str, str, str]], keys: set[str], resolve_fo
         base = (kind, target)
         if bases.setdefault(base, key) != key:
             yield bases[base], key
+
+
+OF_PHRASE = re.compile(r"^(?P<head>[A-Za-z][\w-]*) of (?P<tail>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*)?)$")
+NOT_INVERTIBLE = frozenset("a an the some all any each set number class family".split())
+
+
+def inverted_pairs(forms: Iterable[tuple[str, str, str]], keys: set[str],
+                   resolve_form: Callable[[str, str], str]) -> Iterable[tuple[str, str]]:
+    """(key, paper, written form) `rate of convergence` joins `convergence rate` when both are keys."""
+    for key, paper, form in forms:
+        match = OF_PHRASE.match(form)
+        if not match or {w.lower() for w in form.split()} & NOT_INVERTIBLE:
+            continue
+        target = resolve_form(paper, f"{match.group('tail')} {match.group('head')}")
+        if target in keys and target != key:
+            yield key, target
