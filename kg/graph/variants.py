@@ -11,11 +11,13 @@ KINDS = {  # a name followed by the kind of thing it is; words of one class are 
     "score": "metric", "scores": "metric", "metric": "metric", "metrics": "metric", "measure": "metric",
     "measures": "metric", "dataset": "data", "datasets": "data", "data set": "data", "data sets": "data",
     "benchmark": "data", "benchmarks": "data", "corpus": "data", "corpora": "data", "database": "data",
-    "databases": "data", "algorithm": "method", "algorithms": "method", "method": "method", "methods": "method",
+    "databases": "data", "environment": "data", "environments": "data", "game": "data", "games": "data",
+    "suite": "data", "algorithm": "method", "algorithms": "method", "method": "method", "methods": "method",
     "model": "model", "models": "model", "architecture": "model", "architectures": "model",
     "framework": "framework", "frameworks": "framework",
     "divergence": "distance", "divergences": "distance", "distance": "distance", "distances": "distance",
 }
+PROPER_KINDS = frozenset("environment environments game games suite".split())  # Atari games, not mean field games
 KIND_SUFFIX = re.compile(r"^(?P<name>.+?)\s+(?P<kind>" + "|".join(sorted(KINDS, key=len, reverse=True)) + r")$", re.I)
 
 
@@ -64,7 +66,8 @@ def kind_pairs(forms: Iterable[tuple[str, str, str]], keys: set[str], resolve_fo
                type_of: Callable[[str], str] = lambda key: "") -> Iterable[tuple[str, str]]:
     """(key, paper, written form) whose form is `X score`/`X dataset`/`X algorithm`... joins X when X is
     a key and looks like a name (a capital, digit, space or hyphen: `language model` does not join
-    `language`), and joins `X method` when both are forms (`greedy algorithm`, `greedy method`)."""
+    `language`; a capital or digit before `games`, `environment`: `Atari games`, not `mean field games`),
+    and joins `X method` when both are forms (`greedy algorithm`, `greedy method`)."""
     bases: dict[tuple[str, str], str] = {}
     for key, paper, form in forms:
         match = KIND_SUFFIX.match(form)
@@ -73,7 +76,8 @@ def kind_pairs(forms: Iterable[tuple[str, str, str]], keys: set[str], resolve_fo
         name = match.group("name").strip()
         kind = KINDS[match.group("kind").lower()]
         target = resolve_form(paper, name)
-        named = any(c.isupper() or c.isdigit() or c in " -" for c in name) or acronym_key(name)
+        proper = any(c.isupper() or c.isdigit() for c in name) or acronym_key(name)
+        named = proper or (any(c in " -" for c in name) and match.group("kind").lower() not in PROPER_KINDS)
         if named and target in keys and target != key and type_of(target) not in BLOCKED[kind]:
             yield key, target  # not Inception (a model) and Inception score (a metric)
         base = (kind, target)
