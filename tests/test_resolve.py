@@ -156,13 +156,15 @@ def test_implausible_definition_is_ignored():
 @pytest.mark.parametrize("forms, entity_type", [
     (("Florp dataset", "Florp", "Florp benchmark"), "dataset"), (("ZBL algorithm", "ZBL"), "method"),
     (("Zorpformer model", "Zorpformer"), "model"), (("zorpy algorithm", "zorpy methods"), "method"),
-    (("Florp distances", "Florp divergence"), "metric"), (("Zorbworld games", "Zorbworld", "Zorbworld environments"), "dataset")])
+    (("Florp distances", "Florp divergence"), "metric"), (("Zorbworld games", "Zorbworld", "Zorbworld environments"), "dataset"),
+    (("Zorbnet-2 backbone", "Zorbnet-2"), "model"), (("ZorA adaptation", "ZorA", "ZorA fine-tuning"), "method")])
 def test_a_name_and_its_kind_word_merge(forms, entity_type):
     entities, _, _ = resolve([mention(f"p{i}", f, entity_type) for i, f in enumerate(forms)])
     assert len(entities) == 1
 
 
-@pytest.mark.parametrize("forms", [("zorpy model", "zorpy"), ("zorp field games", "zorp field")])
+@pytest.mark.parametrize("forms", [("zorpy model", "zorpy"), ("zorp field games", "zorp field"),
+                                   ("zorpy encoder", "zorpy model")])
 def test_a_lower_case_name_does_not_merge_with_itself_and_a_kind_word(forms):
     entities, _, _ = resolve([mention(f"p{i}", f) for i, f in enumerate(forms)])
     assert len(entities) == 2

@@ -14,10 +14,13 @@ KINDS = {  # a name followed by the kind of thing it is; words of one class are 
     "databases": "data", "environment": "data", "environments": "data", "game": "data", "games": "data",
     "suite": "data", "algorithm": "method", "algorithms": "method", "method": "method", "methods": "method",
     "model": "model", "models": "model", "architecture": "model", "architectures": "model",
+    "backbone": "model", "backbones": "model", "encoder": "model", "encoders": "model",
+    "adaptation": "method", "fine-tuning": "method", "finetuning": "method",
     "framework": "framework", "frameworks": "framework",
     "divergence": "distance", "divergences": "distance", "distance": "distance", "distances": "distance",
 }
-PROPER_KINDS = frozenset("environment environments game games suite".split())  # Atari games, not mean field games
+PROPER_KINDS = frozenset("environment environments game games suite backbone backbones encoder encoders adaptation "
+                         "fine-tuning finetuning".split())  # after a proper name only: Atari games, not mean field games
 KIND_SUFFIX = re.compile(r"^(?P<name>.+?)\s+(?P<kind>" + "|".join(sorted(KINDS, key=len, reverse=True)) + r")$", re.I)
 
 
@@ -66,18 +69,21 @@ def kind_pairs(forms: Iterable[tuple[str, str, str]], keys: set[str], resolve_fo
                type_of: Callable[[str], str] = lambda key: "") -> Iterable[tuple[str, str]]:
     """(key, paper, written form) whose form is `X score`/`X dataset`/`X algorithm`... joins X when X is
     a key and looks like a name (a capital, digit, space or hyphen: `language model` does not join
-    `language`; a capital or digit before `games`, `environment`: `Atari games`, not `mean field games`),
-    and joins `X method` when both are forms (`greedy algorithm`, `greedy method`)."""
+    `language`), and joins `X method` when both are forms (`greedy algorithm`, `greedy method`). The
+    PROPER_KINDS need a capital or digit before them (`Atari games`, `DINOv2 backbone`, `LoRA adaptation`;
+    not `mean field games`, `probabilistic encoder`)."""
     bases: dict[tuple[str, str], str] = {}
     for key, paper, form in forms:
         match = KIND_SUFFIX.match(form)
         if not match:
             continue
-        name = match.group("name").strip()
-        kind = KINDS[match.group("kind").lower()]
-        target = resolve_form(paper, name)
+        name, word = match.group("name").strip(), match.group("kind").lower()
         proper = any(c.isupper() or c.isdigit() for c in name) or acronym_key(name)
-        named = proper or (any(c in " -" for c in name) and match.group("kind").lower() not in PROPER_KINDS)
+        if word in PROPER_KINDS and not proper:
+            continue  # `probabilistic encoder` is no `probabilistic model`
+        kind = KINDS[word]
+        target = resolve_form(paper, name)
+        named = proper or any(c in " -" for c in name)
         if named and target in keys and target != key and type_of(target) not in BLOCKED[kind]:
             yield key, target  # not Inception (a model) and Inception score (a metric)
         base = (kind, target)
