@@ -74,6 +74,7 @@ class Entity:
     type: EntityType
     label: str
     aliases: tuple[str, ...] = ()
+    broader: tuple[str, ...] = ()  # ids of the entities this one is a kind of (kg.graph.broader)
 
 
 @dataclass(frozen=True)

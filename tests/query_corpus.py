@@ -40,8 +40,9 @@ def corpus_graph():
                 role = "proposed" if (paper.id, name) in PROPOSED else "used"
                 mentions.setdefault((paper.id, entity), []).append(mention_in(paper, name, entity.split(":")[0], role, i))
     links = [Link(pid, entity, ms[0].role, tuple(ms)) for (pid, entity), ms in mentions.items()]
-    entities = {Entity(entity, entity.split(":")[0], name, ("SS",) if name == "ShapesSet" else ())
-                for name, entity in ENTITIES.items() if name != "SS"}
+    entities = {Entity(entity, entity.split(":")[0], name, ("SS",) if name == "ShapesSet" else (),
+                       ("task:toy_detection",) if name == "toy segmentation" else ())
+                for name, entity in ENTITIES.items() if name != "SS"}  # invented: segmentation a kind of detection
     relations = [Relation(ENTITIES[s], rel, ENTITIES[t], (MentionRelation(pid, rel, mentions[pid, ENTITIES[s]][i],
                                                                           mentions[pid, ENTITIES[t]][0]),))
                  for pid, s, rel, t, i in RELATIONS]
@@ -62,6 +63,8 @@ Q1_S2 = "AlphaNet is evaluated on ShapesSet with mAP."
 Q2_S2 = "BetaModel is evaluated on ShapesSet and ColorBank with mAP."
 Q4 = "BetaModel is evaluated on SS for toy classification with accuracy."
 CASES = [
+    ("entity-kinds", {"entity": ["Toy Detection"]}, [(E + "task/toy_segmentation", "toy segmentation", "Task", 1)]),
+    ("entity-kinds", {"entity": ["toy segmentation"]}, []),
     ("top-datasets", {}, [(E + "dataset/shapes_set", "ShapesSet", 3), (E + "dataset/color_bank", "ColorBank", 2),
                           (E + "dataset/new_set", "NewSet", 1)]),
     ("task-methods", {"task": ["TOY detection"]}, [(P + "q1", "Alpha paper", E + "method/alphanet", "AlphaNet"),

@@ -25,7 +25,7 @@ SCHEMA = f"{NAMESPACE} {NAMESPACE}/1.0/graphml.xsd"
 EVIDENCE_LENGTH = 200
 NODE_KEYS: tuple[tuple[str, str], ...] = (
     ("label", "string"), ("kind", "string"), ("type", "string"), ("papers", "int"),
-    ("proposed_by", "int"), ("aliases", "string"), ("paper_id", "string"), ("title", "string"),
+    ("proposed_by", "int"), ("aliases", "string"), ("broader", "string"), ("paper_id", "string"), ("title", "string"),
     ("year", "int"), ("venue", "string"), ("url", "string"), ("authors", "string"),
     ("sources", "string"), ("abstract", "string"), ("community", "int"), ("degree", "int"),
     ("pagerank", "double"), ("x", "float"), ("y", "float"), ("size", "float"),

@@ -142,6 +142,9 @@ def entity_scope(iris: Iris, G: nx.DiGraph, node: str, data: dict) -> Iterator[t
     """An entity's block with its relations, then its relation statements by IRI."""
     entity = iris.entity(node, data["type"])
     block, statements = entity_block(entity, node, data), {}
+    for target in data.get("broader") or ():
+        if target in G:  # a view may leave it out
+            add(block, skos.broader, iris.node(G, target))
     for target, edge in G.succ[node].items():
         for name, evidence in edge.get("relations", {}).items():
             obj, predicate = iris.node(G, target), RELATIONS[name]

@@ -11,7 +11,8 @@ Paper node, id `paper:<paper id>`:
 Entity node, id `<type>:<slug>` (e.g. `dataset:imagenet`):
     kind="entity", type (method|model|dataset|task|metric), label (canonical name),
     aliases (tuple[str], sorted), papers (int: number of papers linking to it),
-    proposed_by (int: number of papers proposing it).
+    proposed_by (int: number of papers proposing it), broader (tuple[str]: ids of the
+    entities it is a kind of, see kg.graph.broader; usually empty).
 Paper -> entity edge:
     kind="mention", role ("proposed"|"used"), evidence: tuple[Evidence] sorted by start,
     weight (int: number of mentions).
@@ -103,7 +104,7 @@ def to_networkx(
     for entity in sorted(entities, key=lambda e: e.id):
         graph.add_node(entity.id, kind="entity", type=entity.type, label=entity.label,
                        aliases=tuple(sorted(entity.aliases)), papers=counts.get(entity.id, 0),
-                       proposed_by=proposed.get(entity.id, 0))
+                       proposed_by=proposed.get(entity.id, 0), broader=tuple(sorted(entity.broader)))
     for link in links:
         evidence = tuple(sorted(evidence_of(m) for m in link.mentions))
         graph.add_edge(paper_node(link.paper_id), link.entity_id, kind="mention", role=link.role,

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Iterable, Sequence
 
 from kg.graph.acronyms import Definitions, acronym_key, read_definitions, same_meaning
+from kg.graph.broader import with_broader
 from kg.graph.keys import display_form, match_key, normal_form, singular, slug, surface_key
 from kg.graph.knowledge import Knowledge, default_knowledge
 from kg.graph.labels import choose_label, repair
@@ -96,6 +97,7 @@ def resolve(
     groups = {k: g for k, g in groups.items() if entity_of[k] not in generic}
     mention_entity = {original[m]: entity_of[k] for k, group in groups.items() for m in group}
     links = link_papers(groups, entity_of, original)
+    entities = with_broader(entities, Counter(link.entity_id for link in links))
     return entities, links, relate(relations, mention_entity)
 
 
