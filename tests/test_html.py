@@ -236,6 +236,23 @@ def test_paper_panel_shows_id_metadata_and_clean_abstract(browser, make_graph, t
     assert problems(browser.events[start:], session, path.as_uri()) == []
 
 
+def test_entity_panel_links_an_entity_and_its_kinds(browser, make_graph, tmp_path):
+    G = make_graph([("p9", None, "We use the deep Quux corpus.", [("deep Quux corpus", "dataset", "used")])])
+    G.nodes["dataset:deep-quux-corpus"]["broader"] = ("dataset:quux-corpus",)
+    path = tmp_path / "graph.html"
+    write_html(G, path)
+    session, start = open_page(browser, path)
+    js(browser, session, "kgApp.focusNode(kgApp.nodes.findIndex(n => n.id === 'dataset:quux-corpus'))")
+    details = js(browser, session, "document.getElementById('details').textContent")
+    assert "Kinds of it (1)" in details and "deep Quux corpus" in details and "kind of" not in details
+    js(browser, session, "[...document.querySelectorAll('#details li .link')].find(e => e.textContent === "
+                         "'deep Quux corpus').click()")
+    assert js(browser, session, "document.getElementById('panel').dataset.node") == "dataset:deep-quux-corpus"
+    details = js(browser, session, "document.getElementById('details').textContent")
+    assert "kind ofQuux corpus" in details and "Kinds of it" not in details
+    assert problems(browser.events[start:], session, path.as_uri()) == []
+
+
 @pytest.mark.parametrize(("spans", "expected"), [
     ([(0, 4, 1), (5, 13, 2)], [["deep", 1], [" "], ["residual", 2], [" network"]]),
     ([(5, 13, 2), (0, 13, 1)], [["deep residual", 1], [" network"]]),  # overlap: the earlier one wins

@@ -100,6 +100,9 @@ def node_records(G: nx.DiGraph, layout: Map, index: dict[Any, int]) -> list[dict
             record.update(paper_fields(G, node, data, index))
         else:
             record.update(aliases=list(data.get("aliases") or ()), proposed=int(data.get("proposed_by") or 0))
+            parents = [index[b] for b in data.get("broader") or () if b in index]
+            if parents:
+                record["kindOf"] = parents[0]  # the entity this one is a kind of (kg.graph.broader)
         records.append(record)
     return records
 

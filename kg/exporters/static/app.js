@@ -9,6 +9,9 @@
   var $ = function (id) { return document.getElementById(id); };
   var adjacency = nodes.map(function () { return []; });
   edges.forEach(function (edge, i) { adjacency[edge[0]].push(i); adjacency[edge[1]].push(i); });
+  var kinds = nodes.map(function () { return []; });  // entities that are kinds of each one (their kindOf)
+  nodes.forEach(function (node, i) { if (node.kindOf !== undefined) kinds[node.kindOf].push(i); });
+  kinds.forEach(function (list) { list.sort(function (a, b) { return nodes[b].papers - nodes[a].papers || a - b; }); });
   var priority = nodes.map(function (_, i) { return i; }).sort(function (a, b) {
     var pa = nodes[a].kind === "paper", pb = nodes[b].kind === "paper";
     return (pa - pb) || (nodes[b].papers - nodes[a].papers) || (a - b);
@@ -372,6 +375,11 @@
     idField(box, node.id, "entity-id");
     field(box, "papers", fmt(node.papers) + " (proposed by " + fmt(node.proposed) + ")");
     if (node.aliases.length) field(box, "aliases", node.aliases.join("; "));
+    if (node.kindOf !== undefined) {
+      var parent = el("div", null, "field");
+      parent.append(el("span", "kind of", "name"), link(node.kindOf));
+      box.appendChild(parent);
+    }
     var community = groups[node.c];
     if (community && community.name) {
       var row = el("div", null, "field"), go = el("span", community.name, "link");
@@ -388,6 +396,11 @@
     list("Co-occurs with", cooccurring(i), function (pair) {
       var span = el("span"); span.appendChild(link(pair[0]));
       span.appendChild(document.createTextNode(" — " + plural(pair[1], "paper")));
+      return span;
+    }, box);
+    list("Kinds of it", kinds[i], function (j) {
+      var span = el("span"); span.appendChild(link(j));
+      span.appendChild(document.createTextNode(" — " + plural(nodes[j].papers, "paper")));
       return span;
     }, box);
     var related = adjacency[i].filter(function (e) { return edges[e][2] === "relation"; });
