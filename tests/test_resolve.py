@@ -92,6 +92,12 @@ def test_the_spelling_most_papers_write_wins_whatever_its_case_or_number():
     assert [(e.id, e.label) for e in entities] == [("model:neural-network", "neural network")]
 
 
+@pytest.mark.parametrize("form", ["blend-of-zorps", "blend of zorps"])
+def test_the_plural_after_of_stays_in_a_label(form):
+    entities, _, _ = resolve([mention("p1", form), mention("p2", form)])
+    assert [e.label for e in entities] == [form]
+
+
 def test_symbols_at_the_end_are_kept_and_the_proposer_is_linked_to_them():
     mentions = [mention("p1", "QuibSVRG+", "method", "proposed"), mention("p2", "QuibSVRG", "method"),
                 mention("p3", "GlintNet++", "model")]

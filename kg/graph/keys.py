@@ -90,6 +90,8 @@ def display_form(name: str) -> str:
         return " ".join([display_form(" ".join(words[:cut])), *words[cut:]])
     head, sep, last = text.rpartition(" ")
     stem, dash, piece = last.rpartition("-")
+    if any(part in PREPOSITIONS for part in stem.split("-")[1:]):
+        return text  # "mixture-of-experts", "state-of-the-art": the last piece is not the head
     if piece.isalpha() and piece.islower():
         piece = singular(piece)
     return f"{head}{sep}{stem}{dash}{piece}"
