@@ -283,3 +283,15 @@ def test_a_definition_written_with_markup_debris_defines_the_repaired_name():
     mentions = [mention("p1", "Zorv&#39;asz scan statistic", "method"), mention("p1", "ZSS", "method")]
     entities, _, _ = resolve(mentions, [("p1", "ZSS", "Zorv\\&#39;asz scan statistic")])
     assert [(e.label, e.aliases) for e in entities] == [("Zorvász scan statistic", ("ZSS",))]
+
+
+@pytest.mark.parametrize("name, alias, same", [
+    ("text-to-zorp generation", "T2Z", True),  # the 2 reads "to"
+    ("ZorbNet", "ZorbNet-50", False), ("Zorb", "Zorb3", False),  # versions extend the name
+    ("zorb for blips", "Z4B", False), ("glimmer network", "GN", True),
+])
+def test_a_gazetteer_alias_is_a_synonym_unless_it_extends_the_name(name, alias, same):
+    from kg.graph.keys import surface_key
+    from kg.graph.knowledge import synonym
+
+    assert synonym(name, alias, surface_key) is same

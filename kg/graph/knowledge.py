@@ -3,6 +3,7 @@ names and aliases, and the generic-term policy (`generic-terms.jsonl`: names tha
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -54,7 +55,9 @@ def synonym(name: str, alias: str, key: Callable[[str], str]) -> bool:
     """An alias that names the same thing, not a variant of it: ResNet-50, Qwen3, ROUGE-L and macro-F1
     extend their entry's name (the gazetteer lists them to find them in text); they stay entities."""
     name_key, alias_key = key(name).lower(), key(alias).lower()
-    return name_key not in alias_key and not (set(filter(str.isdigit, alias)) - set(name))
+    words = set(re.split(r"[\s-]+", name.lower()))
+    spoken = {"2"} if "to" in words else set()  # T2I, seq2seq: the 2 reads "to" (text-to-image)
+    return name_key not in alias_key and not (set(filter(str.isdigit, alias)) - set(name) - spoken)
 
 
 def build_knowledge(gazetteer: Iterable[dict], generic: Iterable[dict], key: Callable[[str], str]) -> Knowledge:
