@@ -8,18 +8,17 @@ the exports state the link (`skos:broader`), so a query can follow it transitive
 """
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import replace
 from typing import Iterable
 
-from kg.graph.keys import match_key
+from kg.graph.keys import PREPOSITIONS, match_key
 from kg.types import Entity
 
 COMPATIBLE = {"method": {"method", "model"}, "model": {"model", "method"}, "task": {"task"},
               "dataset": {"dataset"}, "metric": {"metric"}}
 MIN_PAPERS = 2  # papers that must name an entity before others can be kinds of it
-NOT_A_KIND = re.compile(r"\s(?:of|for|in|on|with|from|over|under|between|via|to|by|and|or)\s", re.I)
+NOT_A_KIND = PREPOSITIONS | {"and", "or"}  # a label with one of these words is no kind of its last words
 
 
 def capitals(form: str) -> bool:
@@ -40,16 +39,18 @@ def name_owners(entities: list[Entity]) -> tuple[dict[str, str], dict[str, str]]
                 keys.setdefault(match_key(form), set()).add(entity.id)
     by_key = {key: next(iter(ids)) for key, ids in keys.items() if len(ids) == 1}
     by_spelling = {form: next(iter(ids)) for form, ids in spellings.items() if len(ids) == 1}
-    for entity in entities:
-        (by_spelling if capitals(entity.label) else by_key)[
-            entity.label if capitals(entity.label) else match_key(entity.label)] = entity.id
+    for entity in entities:  # a label belongs to its entity, whoever else lists it as an alias
+        if capitals(entity.label):
+            by_spelling[entity.label] = entity.id
+        else:
+            by_key[match_key(entity.label)] = entity.id
     return by_key, by_spelling
 
 
 def broader_of(entity: Entity, owners: tuple[dict[str, str], dict[str, str]], types: dict[str, str],
                eligible: set[str]) -> str | None:
     """The id of the entity this one is a kind of, or None."""
-    if NOT_A_KIND.search(f" {entity.label} "):
+    if {word.lower() for word in entity.label.split()} & NOT_A_KIND:
         return None
     by_key, by_spelling = owners
     words = entity.label.split()
