@@ -97,6 +97,12 @@ def test_every_help_page_shows_examples_and_exit_codes(command: tuple[str, ...])
     assert f"kg {' '.join(command)}".strip() in examples and "Exit codes: 0 success, 1 failure" in examples
 
 
+@pytest.mark.parametrize("command", [(), *command_paths()], ids=lambda c: " ".join(c) or "kg")
+def test_help_pages_show_no_python_type_names(command: tuple[str, ...]) -> None:
+    page = runner.invoke(app, [*command, "--help"], terminal_width=200).output
+    assert not re.findall(r"<(?:bool|str|int|float|path|list\[\w+\]|int range)>", page), page
+
+
 def test_help_lists_the_registered_formats_and_engines() -> None:
     import kg.exporters  # noqa: F401  (registers the built-in exporters)
     from kg.registry import exporters

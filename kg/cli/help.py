@@ -8,3 +8,26 @@ EXIT_CODES = "Exit codes: 0 success, 1 failure or bad input (one line on stderr)
 def examples(*lines: str) -> str:
     """An epilog listing example command lines and the exit codes, kept verbatim by click (\\b)."""
     return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines) + "\n\n" + EXIT_CODES
+
+
+def plain_help_types() -> None:
+    """Help pages show nothing in the type column for flags and named arguments (`--json`, `GOLD`) instead of
+    typer's Python type names (`<bool>`, `<list[Path]>`); options keep their metavar (FILE, N) or choices.
+    A no-op on typer versions without rich type columns."""
+    from typer import core
+
+    option, argument = getattr(core, "TyperOption", None), getattr(core, "TyperArgument", None)
+    if option is None or argument is None or not hasattr(option, "display_type_rich"):
+        return
+    if getattr(option.display_type_rich, "plain", False):
+        return
+    typed = option.display_type_rich
+
+    def option_type(self, ctx):
+        return None if self.is_flag else typed(self, ctx)
+
+    def argument_type(self, ctx):
+        return None
+
+    option_type.plain = argument_type.plain = True
+    option.display_type_rich, argument.display_type_rich = option_type, argument_type

@@ -12,8 +12,8 @@ from kg.cli.errors import fail
 def lint_command(
     graph: Path = typer.Argument(..., metavar="GRAPH",
                                  help="An export folder holding graph.graphml, or a GraphML file."),
-    top: int = typer.Option(20, "--top", min=1, help="Hubs listed per entity type."),
-    limit: int = typer.Option(20, "--limit", min=0, help="Findings printed per kind (all are counted)."),
+    top: int = typer.Option(20, "--top", min=1, metavar="N", help="Hubs listed per entity type."),
+    limit: int = typer.Option(20, "--limit", min=0, metavar="N", help="Findings printed per kind (all are counted)."),
     as_json: bool = typer.Option(False, "--json", help="Print every finding as JSON."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 on orphans or suspicious labels."),
 ) -> None:

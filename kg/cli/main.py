@@ -18,7 +18,7 @@ from kg.cli.cache import cache_app
 from kg.cli.check import check_command
 from kg.cli.errors import EXIT_USAGE, ErrorHandlingGroup, fail, survive_any_encoding
 from kg.cli.eval import eval_command
-from kg.cli.help import examples
+from kg.cli.help import examples, plain_help_types
 from kg.cli.lint import lint_command
 from kg.cli.query import query_command
 from kg.cli.train import train_command
@@ -28,6 +28,7 @@ from kg.text.iri import base_iri_problem
 from kg.types import DEFAULT_BASE_IRI
 
 survive_any_encoding()
+plain_help_types()
 
 app = typer.Typer(cls=ErrorHandlingGroup, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Build a knowledge graph from paper abstracts.",
