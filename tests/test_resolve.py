@@ -169,6 +169,17 @@ def test_a_name_and_its_kind_word_merge(forms, entity_type):
     assert len(entities) == 1
 
 
+@pytest.mark.parametrize("forms, entity_type, label", [
+    (("Zorbworld games", "Zorbworld games", "Zorbworld"), "dataset", "Zorbworld"),
+    (("Florp corpus", "Florp corpus", "Florp"), "dataset", "Florp"),
+    (("Zorbnet-2 backbone", "Zorbnet-2 backbone", "Zorbnet-2"), "model", "Zorbnet-2"),
+    (("Blorp model", "Blorp model", "Blorp"), "model", "Blorp model"),  # a model's name may end in `model`
+    (("ZBL algorithm", "ZBL algorithm", "ZBL"), "method", "ZBL algorithm")])
+def test_a_name_beats_itself_followed_by_a_data_or_proper_kind_word(forms, entity_type, label):
+    entities, _, _ = resolve([mention(f"p{i}", f, entity_type) for i, f in enumerate(forms)])
+    assert [e.label for e in entities] == [label]
+
+
 @pytest.mark.parametrize("forms", [("zorpy model", "zorpy"), ("zorp field games", "zorp field"),
                                    ("zorpy encoder", "zorpy model")])
 def test_a_lower_case_name_does_not_merge_with_itself_and_a_kind_word(forms):

@@ -13,6 +13,7 @@ from collections import Counter, defaultdict
 from functools import lru_cache
 
 from kg.graph.keys import match_key
+from kg.graph.variants import KIND_SUFFIX, KINDS, PROPER_KINDS
 from kg.text.markup import normalise_whitespace
 
 ACCENTS = {"'": "\u0301", '"': "\u0308", "`": "\u0300"}  # LaTeX \' \" \` left after markup stripping
@@ -91,7 +92,8 @@ SPELLED_ACRONYM = re.compile(r"[A-Z0-9][A-Z0-9&-]*[A-Z][A-Z0-9]*s?")  # CNN, GAN
 def choose_label(forms: Counter, papers: Counter, proper: bool = False) -> str:
     """The form most papers write: forms are pooled by `match_key` (case and plural variants), the
     pool most papers write wins (ties: the fuller), and within it the most written singular form
-    (Cityscapes and FLOPs stay, having no singular). An acronym alone gives way to the most written
+    (Cityscapes and FLOPs stay, having no singular). A name beats itself followed by its kind (`Atari` over
+    `Atari games`, `ImageNet` over `ImageNet dataset`). An acronym alone gives way to the most written
     spelled-out form, since an acronym means different things in different fields. `proper` (dataset
     names): on ties the capitalised form, and no lower-casing of a sentence-initial capital."""
     pools: dict[str, list[str]] = defaultdict(list)
@@ -110,12 +112,31 @@ def choose_label(forms: Counter, papers: Counter, proper: bool = False) -> str:
         lowered = best[:1].lower() + best[1:]  # "Latent Dirichlet allocation" opening a sentence
         return lowered if lowered in members and 2 * papers[lowered] >= papers[best] and not proper else best
 
-    best = pick(sorted(pools))
+    best = pick(sorted(set(pools) - described(pools)) or sorted(pools))
     if SPELLED_ACRONYM.fullmatch(best):
         spelled = [k for k in sorted(pools) if any(re.search(r"[a-z][ -]+[A-Za-z]", f) for f in pools[k])]
         if spelled:
             best = pick(spelled)
     return best
+
+
+DESCRIPTIONS = frozenset({word for word, kind in KINDS.items() if kind in ("data", "model")} & PROPER_KINDS |
+                         {word for word, kind in KINDS.items() if kind == "data"})
+
+
+def described(pools: dict[str, list[str]]) -> set[str]:
+    """Keys of the pools whose every form is a name followed by a data word or a proper-name model word
+    (`Atari games`, `WSJ corpus`, `DINOv2 backbone`; not `Mallows model`, `AM score`, `English adaptation`)
+    while the name alone is a pool of its own, written with a capital or digit in every form."""
+    found = set()
+    for key, members in pools.items():
+        names = [m.group("name") for m in map(KIND_SUFFIX.match, members)
+                 if m and m.group("kind").lower() in DESCRIPTIONS]
+        bare = {match_key(n) for n in names}
+        if len(names) == len(members) and key not in bare and all(
+                b in pools and all(any(c.isupper() or c.isdigit() for c in f) for f in pools[b]) for b in bare):
+            found.add(key)
+    return found
 
 
 def spelling_papers(form: str, members: list[str], papers: Counter) -> int:
