@@ -35,11 +35,18 @@ class ModelError(UserError):
 
 @dataclass(frozen=True)
 class SpanModel:
-    """Type scores (none + five types), a proposed-role score, and the entity threshold."""
+    """Type scores (none + five types), a proposed-role score, and the entity thresholds of recent and of
+    older abstracts (see kg.extraction.interface.is_recent)."""
 
     types: Linear
     roles: Linear
     threshold: float = 0.5
+    older_threshold: float | None = None  # None: the same as `threshold`
+
+    def threshold_of(self, context: DocContext) -> float:
+        """The entity threshold for one abstract."""
+        older = self.older_threshold
+        return self.threshold if context.recent or older is None else older
 
 
 def default_path() -> Path:
@@ -49,7 +56,8 @@ def default_path() -> Path:
 
 def save_model(model: SpanModel, path: Path) -> None:
     """Write the weights as an .npz whose bytes depend only on the weights."""
-    values = (model.types.sparse, model.types.bias, model.roles.sparse, model.roles.bias, np.array([model.threshold]))
+    thresholds = [model.threshold] + ([model.older_threshold] if model.older_threshold is not None else [])
+    values = (model.types.sparse, model.types.bias, model.roles.sparse, model.roles.bias, np.array(thresholds))
     path.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, value in zip(ARRAYS, values):
@@ -76,10 +84,10 @@ def load_model(path: Path | None = None) -> SpanModel:
     shapes = [(types_sparse.shape, (1 << BITS, len(LABELS))), (types_bias.shape, (len(LABELS),)),
               (roles_sparse.shape, (1 << BITS, 1)), (roles_bias.shape, (1,))]
     wrong = [f"{got} instead of {want}" for got, want in shapes if got != want]
-    if wrong or threshold.shape != (1,):
+    if wrong or threshold.shape not in ((1,), (2,)):
         raise ModelError(f"{path}: span model weights of the wrong shape ({', '.join(wrong) or 'threshold'})")
     return SpanModel(Linear(types_sparse, types_bias), Linear(roles_sparse, roles_bias),
-                     float(threshold[0]))
+                     float(threshold[0]), float(threshold[1]) if len(threshold) > 1 else None)
 
 
 def weights_spec(weights: Path | None, version: str) -> tuple[tuple, str]:
@@ -133,7 +141,7 @@ def predict(model: SpanModel, doc: Doc, context: DocContext, candidates: list[Ca
     features = span_features(doc, ranges, candidates, context.abbreviations, combined)
     probs = softmax(model.types.scores(features))
     proposed = sigmoid(model.roles.scores(features))[:, 0]
-    return decode(doc, context, ranges, probs, proposed, model.threshold)
+    return decode(doc, context, ranges, probs, proposed, model.threshold_of(context))
 
 
 @combiners.register(SPAN_MODEL)

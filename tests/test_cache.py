@@ -1,6 +1,7 @@
 """The per-paper cache: round trip, keys that change with the setup, corrupt entries recomputed."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -43,10 +44,11 @@ def test_store_remakes_a_shard_folder_removed_meanwhile(cache: PaperCache) -> No
     assert cache.load(PAPER) == EXTRACTION
 
 
-def test_key_depends_on_abstract_id_and_setup(cache: PaperCache, tmp_path: Path) -> None:
+def test_key_depends_on_abstract_id_year_and_setup(cache: PaperCache, tmp_path: Path) -> None:
     cache.store(PAPER, EXTRACTION)
     assert cache.load(Paper("p1", PAPER.abstract + " More.")) is None
     assert cache.load(Paper("p2", PAPER.abstract)) is None
+    assert cache.load(replace(PAPER, year=2015)) is None  # the span model's threshold depends on the year
     assert PaperCache(cache.directory, setup_salt(version="2")).load(PAPER) is None
     assert PaperCache(cache.directory, setup_salt(version="1")).load(PAPER) == EXTRACTION
 

@@ -104,13 +104,35 @@ def test_a_model_that_says_none_finds_nothing(parsed):
     assert chosen and {m.type for m in chosen} == {"task"} and {m.role for m in chosen} == {"used"}
 
 
-def test_weights_round_trip_byte_identically(tmp_path):
-    model = tiny_model([1.0, 2.0, 0, 0, 0, -1.0])
+@pytest.mark.parametrize("recent, found", [(True, False), (False, True)])
+def test_older_abstracts_have_their_own_entity_threshold(parsed, recent, found):
+    from dataclasses import replace
+
+    doc, context, candidates, combined = parsed
+    model = replace(tiny_model([0.0, 0, 0, 0, 0.5, 0]), threshold=0.9, older_threshold=0.1)  # P(entity) ~0.85
+    chosen = predict(model, doc, replace(context, recent=recent), candidates, combined)
+    assert bool(chosen) == found
+
+
+@pytest.mark.parametrize("year, recent", [(None, True), (2026, True), (2020, True), (2019, False), (2013, False)])
+def test_a_paper_is_recent_from_2020_on_or_without_a_year(year, recent):
+    from kg.extraction.interface import prepare
+    from kg.types import Paper
+
+    assert prepare(Paper(id="p", abstract="We study Zorblat.", year=year))[1].recent is recent
+
+
+@pytest.mark.parametrize("older_threshold", [None, 0.25])
+def test_weights_round_trip_byte_identically(tmp_path, older_threshold):
+    from dataclasses import replace
+
+    model = replace(tiny_model([1.0, 2.0, 0, 0, 0, -1.0]), older_threshold=older_threshold)
     save_model(model, tmp_path / "a.npz")
     save_model(model, tmp_path / "b.npz")
     assert (tmp_path / "a.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()
     loaded = load_model(tmp_path / "a.npz")
     assert np.array_equal(loaded.types.bias, model.types.bias) and loaded.threshold == 0.5
+    assert loaded.older_threshold == older_threshold
 
 
 @pytest.mark.parametrize("content, message", [

@@ -16,8 +16,8 @@ def gold_papers(records: list[dict], file: str) -> list[Paper]:
 
     papers = []
     for line, record in enumerate(records, start=1):
-        paper = record_to_paper({"id": record["id"], "abstract": record.get("text", record.get("abstract"))},
-                                file, line)
+        paper = record_to_paper({"id": record["id"], "year": record.get("year"),
+                                 "abstract": record.get("text", record.get("abstract"))}, file, line)
         if not isinstance(paper, Skipped):
             papers.append(paper)
     return papers

@@ -21,13 +21,14 @@ if TYPE_CHECKING:
     from kg.types import Paper
 
 err = Console(stderr=True, highlight=False)
-RECENT_YEAR = 2020  # records from this year on (or without a year, like the seed listings) count as recent
 
 
 def record_weight(record: dict, recent_weight: float) -> float:
     """The training weight of a gold record: `recent_weight` for recent abstracts, 1 for older ones."""
+    from kg.extraction.interface import is_recent
+
     year = record.get("year")
-    return recent_weight if not isinstance(year, int) or year >= RECENT_YEAR else 1.0
+    return recent_weight if not isinstance(year, int) or is_recent(year) else 1.0
 
 
 def make_examples(items: list[tuple[str, dict, Paper]], model: str, recent_weight: float | None) -> list[Example]:

@@ -21,6 +21,15 @@ class DocContext:
     paper_id: str
     clean: CleanText
     abbreviations: tuple[Abbreviation, ...] = ()
+    recent: bool = True  # published from RECENT_YEAR on, or undated (the span model keeps more of older ones)
+
+
+RECENT_YEAR = 2020
+
+
+def is_recent(year: int | None) -> bool:
+    """Whether a paper counts as recent: from RECENT_YEAR on, or without a year (like the seed listings)."""
+    return year is None or year >= RECENT_YEAR
 
 
 Kind = Literal["entity", "cue"]
@@ -134,7 +143,7 @@ def too_long(paper: Paper) -> str | None:
 def prepare(paper: Paper) -> tuple[str, DocContext]:
     """The text to parse and the context extractors read, for one paper (bounded: see parse_view)."""
     clean, _ = parse_view(paper)
-    return clean.text, DocContext(paper.id, clean, tuple(find_abbreviations(clean.text)))
+    return clean.text, DocContext(paper.id, clean, tuple(find_abbreviations(clean.text)), is_recent(paper.year))
 
 
 def sentence_bounds(doc: Doc) -> list[tuple[int, int]]:

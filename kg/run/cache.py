@@ -98,9 +98,9 @@ class PaperCache:
         self.hits = self.misses = self.corrupt = 0
 
     def key(self, paper: Paper) -> str:
-        """sha256 of the setup salt, the paper id and the abstract."""
+        """sha256 of the setup salt, the paper id, the abstract and the year (extraction reads it)."""
         digest = hashlib.sha256(self.salt.encode("ascii"))
-        for part in (paper.id, paper.abstract):
+        for part in (paper.id, paper.abstract, str(paper.year)):
             digest.update(b"\0" + part.encode("utf-8"))
         return digest.hexdigest()
 
