@@ -28,7 +28,7 @@ def record_weight(record: dict, recent_weight: float) -> float:
     from kg.extraction.interface import is_recent
 
     year = record.get("year")
-    return recent_weight if not isinstance(year, int) or is_recent(year) else 1.0
+    return recent_weight if is_recent(year if isinstance(year, int) else None) else 1.0
 
 
 def make_examples(items: list[tuple[str, dict, Paper]], model: str, recent_weight: float | None) -> list[Example]:

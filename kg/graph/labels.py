@@ -120,8 +120,8 @@ def choose_label(forms: Counter, papers: Counter, proper: bool = False) -> str:
     return best
 
 
-DESCRIPTIONS = frozenset({word for word, kind in KINDS.items() if kind in ("data", "model")} & PROPER_KINDS |
-                         {word for word, kind in KINDS.items() if kind == "data"})
+DESCRIPTIONS = frozenset(word for word, kind in KINDS.items()  # dataset, corpus, games, backbone, encoder ...
+                         if kind == "data" or (kind == "model" and word in PROPER_KINDS))
 
 
 def described(pools: dict[str, list[str]]) -> set[str]:
