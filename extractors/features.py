@@ -17,6 +17,7 @@ PAD = 2  # sentinel tokens on each side, so t-2 .. t+2 never leave the arrays
 MIX = np.uint64(0x9E3779B97F4A7C15)
 START = np.array([0x51ED27], dtype=np.uint64)
 SHIFT = np.uint64(64 - BITS)
+ERA_RECENT, ERA_OLDER = 11, 12  # the abstract's era (kg.extraction.interface.is_recent) as one feature
 ATTRS = [LOWER, LEMMA, POS, SHAPE, SUFFIX, PREFIX, DEP, HEAD, SENT_START]
 
 
@@ -94,7 +95,8 @@ def governors(t: TokenTable, starts: np.ndarray, ends: np.ndarray) -> tuple[np.n
 
 
 def span_features(doc: Doc, ranges: list[tuple[int, int]], candidates: Iterable[Candidate],
-                  abbreviations: Iterable[Abbreviation], combined: Iterable[Candidate] = ()) -> SpanFeatures:
+                  abbreviations: Iterable[Abbreviation], combined: Iterable[Candidate] = (),
+                  recent: bool = True) -> SpanFeatures:
     """The features of each token range of `doc` (see the module docstring)."""
     t = TokenTable(doc)
     starts = np.array([s for s, _ in ranges], dtype=np.int64)
@@ -112,6 +114,7 @@ def span_features(doc: Doc, ranges: list[tuple[int, int]], candidates: Iterable[
         np.where(dep == np.uint64(doc.vocab.strings["pobj"]), prep, np.uint64(3)), words, mix(t.lemma[e - 1], t.lower[s - 1]),
         np.minimum(counts, 3).astype(np.uint64), np.minimum(sent, 2).astype(np.uint64), t.prefix[s],
         mix(t.lemma[e - 1], t.lower[e]), mix(t.pos[s], length),
+        np.full(len(starts), np.uint64(ERA_RECENT if recent else ERA_OLDER), dtype=np.uint64),  # a prior per era
     ]
     templates = np.arange(1, len(columns) + 1, dtype=np.uint64)[:, None]
     fixed = bucket(mix(templates, np.stack(columns))).reshape(len(columns), -1).T if len(starts) else \

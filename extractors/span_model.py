@@ -138,7 +138,7 @@ def predict(model: SpanModel, doc: Doc, context: DocContext, candidates: list[Ca
     ranges = candidate_ranges(doc, candidates)
     if not ranges:
         return []
-    features = span_features(doc, ranges, candidates, context.abbreviations, combined)
+    features = span_features(doc, ranges, candidates, context.abbreviations, combined, context.recent)
     probs = softmax(model.types.scores(features))
     proposed = sigmoid(model.roles.scores(features))[:, 0]
     return decode(doc, context, ranges, probs, proposed, model.threshold_of(context))

@@ -73,6 +73,17 @@ def test_same_span_in_another_context_shares_its_lexical_features(nlp):
     assert ((rows[0] >= 0) & (rows[0] < 1 << BITS)).all()
 
 
+def test_the_era_is_one_feature_of_every_span(parsed):
+    from kg.extractors.features import span_features
+
+    doc, context, found, combined = parsed
+    ranges = candidate_ranges(doc, found)
+    recent, older = (span_features(doc, ranges, found, context.abbreviations, combined, era).fixed
+                     for era in (True, False))
+    differs = recent != older
+    assert differs.any(axis=0).sum() == 1 and differs.all(axis=0).sum() == 1  # one column, every span
+
+
 @pytest.mark.parametrize("scores, expected", [
     ([0.9, 0.8, 0.7], [0, 2]),  # (0,3) wins; (1,2) overlaps it; (3,5) is free
     ([0.6, 0.95, 0.7], [1, 2]),  # the inner span wins, the outer one overlaps it
