@@ -23,14 +23,6 @@ if TYPE_CHECKING:
 err = Console(stderr=True, highlight=False)
 
 
-def record_weight(record: dict, recent_weight: float) -> float:
-    """The training weight of a gold record: `recent_weight` for recent abstracts, 1 for older ones."""
-    from kg.extraction.interface import is_recent
-
-    year = record.get("year")
-    return recent_weight if is_recent(year if isinstance(year, int) else None) else 1.0
-
-
 def make_examples(items: list[tuple[str, dict, Paper]], model: str, recent_weight: float | None) -> list[Example]:
     """Parse every abstract once and turn its candidate spans into a training example (`recent_weight` None:
     the shipped one)."""
@@ -48,8 +40,8 @@ def make_examples(items: list[tuple[str, dict, Paper]], model: str, recent_weigh
     examples = []
     for (_, record, _), (_, doc, context) in zip(items, parse_papers([p for _, _, p in items], nlp)):
         found, combined = candidates(doc, context)
-        examples.append(make_example(doc, context, found, combined, record.get("entities", ()),
-                                     record_weight(record, recent_weight)))
+        weight = recent_weight if context.recent else 1.0  # the era the model sees (DocContext.recent)
+        examples.append(make_example(doc, context, found, combined, record.get("entities", ()), weight))
         clear(doc)
     return examples
 
