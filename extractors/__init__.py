@@ -1,22 +1,29 @@
-"""spaCy extractors, registered by name; `build_extract` wires the chosen ones, a combiner and the relators."""
+"""Extraction, registered by name: rule extractors (kg.extractors.rules), combiners (the rules' own, and the
+trained span model of kg.extractors.model) and relators; `extract_spec` wires the chosen ones for every command.
+
+Every combiner factory has one signature, `factory(weights: Path | None) -> CombineFn` (a combiner without
+weights ignores the argument); a new one registers with `@kg.registry.combiners.register(name)` in a module
+imported here (or through the `paperkg_combiners` entry point) and may add a preset to PRESETS."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from spacy.tokens import Doc
 
-from kg.extractors import acronyms, chunks, combine, gazetteer, proposals, relations, shapes  # noqa: F401  (registration)
-from kg.extractors import span_model  # noqa: F401  (registers the `span_model` combiner)
-from kg.extractors.combine import combine as combine_rules
+from kg.extractors import model, rules  # noqa: F401  (registration)
 from kg.extractors.doccache import clear, text as doc_text
-from kg.extractors.span_model import SPAN_MODEL, SpanModel
+from kg.extractors.model.weights import digest
+from kg.extractors.rules.combine import combine as combine_rules
 from kg.extraction.interface import Candidate, CandidateRelation, DocContext, ExtractFn
 from kg.registry import UnknownNameError, combiners, extractors, lookup, relators
 
+if TYPE_CHECKING:
+    from kg.run.engines import ExtractSpec
+
 RULES = ("gazetteer", "acronyms", "shapes", "chunks", "proposals")
-PRESETS = {"rules": RULES, "all": RULES + (SPAN_MODEL,)}  # a name that stands for several (`rules`: no model)
-DEFAULT_EXTRACTORS = RULES + (SPAN_MODEL,)  # the rules propose, the trained span model decides
+PRESETS = {"rules": RULES, "fast": RULES + ("span_model",), "all": RULES + ("span_model",)}  # names for several
+DEFAULT_EXTRACTORS = PRESETS["fast"]  # the rules propose, the trained span model decides
 DEFAULT_COMBINER = "rules"  # when no combiner is named (`--extractors rules`, or a list of extractors)
 DEFAULT_RELATORS = ("sentence_cues",)
 VERSION = "0.8.0"  # bump when extraction output changes (part of cache keys)
@@ -42,11 +49,6 @@ def expand(names: tuple[str, ...]) -> tuple[tuple[str, ...], str]:
     return chosen, combiner[0] if combiner else DEFAULT_COMBINER
 
 
-def uses_model(names: tuple[str, ...]) -> bool:
-    """Whether the span model is the combiner."""
-    return expand(names)[1] == SPAN_MODEL
-
-
 def build_candidates(names: tuple[str, ...] = RULES) -> Candidates:
     """Per Doc: every candidate of the named extractors, and the rules' combined choice (what the span model
     reads, and learns from)."""
@@ -60,14 +62,12 @@ def build_candidates(names: tuple[str, ...] = RULES) -> Candidates:
 
 
 def build_extract(names: tuple[str, ...] = DEFAULT_EXTRACTORS, relator_names: tuple[str, ...] = DEFAULT_RELATORS,
-                  model: SpanModel | None = None, weights: str | None = None) -> ExtractFn:
+                  weights: str | None = None) -> ExtractFn:
     """The per-paper extraction step: the named extractors, one combiner over all their candidates (`rules`
-    unless one is named; `span_model` reads `model`, else the weights file, else the shipped weights), then the
-    relators over the combined mentions."""
+    unless one is named; it gets the weights file, None for its default), then the relators over the mentions."""
     extractor_names, combiner_name = expand(names)
     chosen = [lookup(extractors, name)() for name in extractor_names]
-    factory = lookup(combiners, combiner_name)
-    combiner = factory(model, Path(weights) if weights else None) if combiner_name == SPAN_MODEL else factory()
+    combiner = lookup(combiners, combiner_name)(Path(weights) if weights else None)
     relating = [lookup(relators, name)() for name in relator_names]
 
     def extract(doc: Doc, context: DocContext) -> tuple[list[Candidate], list[CandidateRelation]]:
@@ -79,3 +79,16 @@ def build_extract(names: tuple[str, ...] = DEFAULT_EXTRACTORS, relator_names: tu
             clear(doc)
 
     return extract
+
+
+def extract_spec(names: tuple[str, ...] = (), weights: Path | None = None) -> ExtractSpec:
+    """The extraction setup of a command (`names`: extractors, presets and a combiner; none: the default).
+    The combiner is made once here, so an unknown name or a bad weights file fails before any work; a weights
+    file's digest joins the version, so the cache tells weights apart."""
+    from kg.run.engines import ExtractSpec
+
+    names = names or DEFAULT_EXTRACTORS
+    lookup(combiners, expand(names)[1])(weights)
+    kwargs = (("weights", str(weights)),) if weights is not None else ()
+    version = f"{VERSION}+{digest(weights)}" if weights is not None and weights.is_file() else VERSION
+    return ExtractSpec(build_extract, args=(names,), kwargs=kwargs, version=version)

@@ -14,11 +14,10 @@ import json
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from kg.extractors import DEFAULT_EXTRACTORS, build_extract
+from kg.extractors import DEFAULT_EXTRACTORS, extract_spec
 from kg.quality.evaluate import Item, graph_items, score
 from kg.io.corpus import Corpus
 from kg.run.build import BuildConfig, build
-from kg.run.engines import ExtractSpec
 from kg.io.readers import record_to_paper
 
 PTB = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}", "``": '"', "''": '"'}
@@ -75,7 +74,7 @@ def gold_of(docs) -> list[Item]:
 def predict(docs, type_map: dict[str, str | None], names: tuple[str, ...] = DEFAULT_EXTRACTORS) -> list[Item]:
     """Our predictions per document, types mapped to the benchmark's (None drops the entity)."""
     papers = [record_to_paper({"id": doc_id, "abstract": text}, "bench", i) for i, (doc_id, text, _) in enumerate(docs)]
-    spec = ExtractSpec(build_extract, args=(names,))
+    spec = extract_spec(names)
     items = graph_items(build(Corpus(papers), BuildConfig(spec, use_cache=False)).graph)
     return [Item(i.paper_id, type_map.get(i.type, i.type), i.role, i.forms, i.node) for i in items
             if type_map.get(i.type, i.type)]
@@ -112,8 +111,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--benchmarks", type=Path, required=True, metavar="DIR",
                         help="folder holding scierc/processed_json/ and tdmsci/ (not part of the repository)")
-    parser.add_argument("--extractors", default="all", metavar="NAME,...",
-                        help="extractors as for kg build --extractors (rules, all, ...; default all)")
+    parser.add_argument("--extractors", default="fast", metavar="NAME,...",
+                        help="extractors as for kg build --extractors (rules, fast, ...; default fast)")
     arguments = parser.parse_args()
     root, names = arguments.benchmarks, tuple(n.strip() for n in arguments.extractors.split(",") if n.strip())
     scierc_train = load_scierc(root / "scierc/processed_json/train.json")

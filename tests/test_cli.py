@@ -116,6 +116,20 @@ def test_help_lists_the_registered_formats_and_engines() -> None:
     assert f"from: {main.FORMATS}." in page and f"runs: {main.ENGINE_NAMES}." in page
 
 
+def test_help_lists_the_registered_extraction_names() -> None:
+    import subprocess
+    import sys
+
+    from kg.cli.help import EXTRACTION_NAMES
+
+    built_in = subprocess.run([sys.executable, "-c", "from kg.extractors import choices; print(choices())"],
+                              capture_output=True, text=True, check=True).stdout.strip()  # no test's plug-ins
+    assert EXTRACTION_NAMES == built_in
+    for command in ("build", "eval"):
+        page = " ".join(re.sub(r"[│╭╮╰╯─]", " ", runner.invoke(app, [command, "--help"]).output).split())
+        assert EXTRACTION_NAMES in page, command
+
+
 @pytest.mark.parametrize("command", [(), *command_paths()], ids=lambda c: " ".join(c) or "kg")
 def test_arguments_are_named_in_upper_case(command: tuple[str, ...]) -> None:
     import typer.main

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.extractors.acronyms import make_acronyms, type_of
+from kg.extractors.rules.acronyms import make_acronyms, type_of
 
 
 def pairs(parse, text: str) -> list[tuple[str, str]]:

@@ -2,13 +2,14 @@
 reads (kind, strength, score), on invented text."""
 from __future__ import annotations
 
+import inspect
 from dataclasses import replace
 
 import pytest
 
 from kg.extraction.interface import Candidate, cue
 from kg.extractors import RULES, build_extract, expand
-from kg.extractors.combine import combine
+from kg.extractors.rules.combine import combine
 from kg.registry import UnknownNameError, combiners
 
 
@@ -29,6 +30,38 @@ def test_preset_expands_once_and_keeps_order():
     assert expand(("test_retyped", "gazetteer")) == (("gazetteer",), "test_retyped")
 
 
+def test_fast_is_the_default_rules_and_span_model():
+    from kg.extractors import DEFAULT_EXTRACTORS
+
+    assert expand(("fast",)) == (RULES, "span_model") == expand(DEFAULT_EXTRACTORS)
+    assert expand(("rules",)) == (RULES, "rules")
+
+
+def test_every_combiner_factory_takes_a_weights_path_or_none():
+    for name, factory in combiners.get_all().items():
+        parameters = list(inspect.signature(factory).parameters.values())
+        assert [p.name for p in parameters] == ["weights"] and parameters[0].default is None, name
+
+
+def test_extract_spec_is_one_setup_for_every_command(tmp_path):
+    from kg.extractors import DEFAULT_EXTRACTORS, VERSION, extract_spec
+    from kg.extractors.model.weights import ModelError, default_path
+
+    default = extract_spec()
+    assert default.args == (DEFAULT_EXTRACTORS,) and default.kwargs == () and default.version == VERSION
+    copy = tmp_path / "w.npz"
+    copy.write_bytes(default_path().read_bytes())
+    chosen = extract_spec(("fast",), copy)
+    assert chosen.kwargs == (("weights", str(copy)),) and chosen.version.startswith(VERSION + "+")
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not weights")
+    with pytest.raises(ModelError, match="bad.npz"):  # a bad file fails when the setup is made, before any work
+        extract_spec(("fast",), bad)
+    assert extract_spec(("rules",), bad).args == (("rules",),)  # the rules read no weights
+    with pytest.raises(UnknownNameError, match="presets: all, fast, rules"):
+        extract_spec(("nonsense",))
+
+
 def run(parse, extract, raw: str) -> set[tuple[str, str, str]]:
     doc, context = parse(raw)
     mentions, _ = extract(doc, context)
@@ -36,9 +69,9 @@ def run(parse, extract, raw: str) -> set[tuple[str, str, str]]:
 
 
 @combiners.register("test_retyped")
-def make_retyped():
+def make_retyped(weights=None):
     """The rules combiner, then every mention typed `dataset`."""
-    rules = combiners.get("rules")()
+    rules = combiners.get("rules")(weights)
 
     def combine_paper(doc, context, candidates):
         return [replace(c, type="dataset") for c in rules(doc, context, candidates)]
@@ -46,7 +79,7 @@ def make_retyped():
 
 
 @combiners.register("test_first_only")
-def make_first_only():
+def make_first_only(weights=None):
     def combine_paper(doc, context, candidates):
         return sorted(c for c in candidates if c.kind == "entity")[:1]
     return combine_paper

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.extractors.chunks import make_chunks
+from kg.extractors.rules.chunks import make_chunks
 
 
 def spans(parse, text: str) -> dict[str, str]:

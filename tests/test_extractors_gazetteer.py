@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 import spacy
 
-from kg.extractors.gazetteer import case_sensitive, load_entries, make_gazetteer, variants
+from kg.extractors.rules.gazetteer import case_sensitive, load_entries, make_gazetteer, variants
 from kg.extraction.interface import DocContext
 from kg.text.markup import strip_markup
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.extractors.shapes import is_coined, make_shapes
+from kg.extractors.rules.shapes import is_coined, make_shapes
 
 
 def names(parse, text: str) -> dict[str, str]:

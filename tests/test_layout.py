@@ -10,9 +10,11 @@ MAPPED = {"kg.extractors": "extractors", "kg.ontology": "ontology"}  # installed
 
 
 def subpackages() -> set[str]:
-    """Dotted names of every folder with an __init__.py under kg/, plus the mapped ones."""
+    """Dotted names of every folder with an __init__.py under kg/ and under the mapped folders."""
     found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "kg").rglob("__init__.py")}
-    return found | set(MAPPED)
+    for name, folder in MAPPED.items():
+        found |= {".".join((name, *p.parent.relative_to(ROOT / folder).parts)) for p in (ROOT / folder).rglob("__init__.py")}
+    return found
 
 
 def test_pyproject_installs_every_subpackage_and_maps_the_top_level_folders() -> None:
@@ -28,28 +30,37 @@ def layout_block() -> str:
 
 
 def listed_modules() -> dict[str, set[str]]:
-    """Per kg folder ("" for kg/ itself) the modules the Layout block names on its lines."""
+    """Per package folder ("" for kg/ itself, "text" for kg/text, "extractors/model" ...) the modules the
+    Layout block names on its lines."""
     listed: dict[str, set[str]] = {}
-    folder = None
+    top = folder = None
     for line in layout_block().splitlines():
         head = re.match(r"^(\s*)([a-z_]+/|[a-z_]+\.py)?", line)
         indent, name = len(head.group(1)), head.group(2)
-        if indent == 0:
-            folder = "" if name == "kg/" else None
-        elif name and name.endswith("/") and indent == 2:
-            folder = name[:-1]
+        if indent == 0 and name:
+            top = "" if name == "kg/" else name[:-1] if name[:-1] in MAPPED.values() else None
+            folder = top
+        elif name and name.endswith("/") and indent == 2 and top is not None:
+            folder = "/".join(filter(None, (top, name[:-1])))
         elif name and indent == 2:
-            folder = ""
+            folder = top
         if folder is not None:
-            listed.setdefault(folder, set()).update(re.findall(r"\b([a-z_]+\.py)\b", line))
+            listed.setdefault(folder, set()).update(set(re.findall(r"\b([a-z_]+\.py)\b", line)) - {"__init__.py"})
     return listed
+
+
+def modules_of(folder: Path) -> set[str]:
+    """The modules of a package folder, without its __init__.py."""
+    return {p.name for p in folder.glob("*.py")} - {"__init__.py", "__main__.py"}
 
 
 def test_readme_module_map_matches_the_tree() -> None:
     kg = ROOT / "kg"
-    actual = {"": {p.name for p in kg.glob("*.py")} - {"__init__.py", "__main__.py"}}
-    for init in kg.glob("*/__init__.py"):
-        actual[init.parent.name] = {p.name for p in init.parent.glob("*.py")} - {"__init__.py"}
+    actual = {"": modules_of(kg)}
+    actual.update((init.parent.name, modules_of(init.parent)) for init in kg.glob("*/__init__.py"))
+    for folder in MAPPED.values():
+        actual.update(("/".join(init.parent.relative_to(ROOT).parts), modules_of(init.parent))
+                      for init in (ROOT / folder).rglob("__init__.py"))
     assert listed_modules() == actual
 
 

@@ -7,10 +7,12 @@ import pytest
 from kg.extraction.interface import DocContext
 from kg.extractors import RULES, build_candidates
 from kg.extractors.doccache import clear, span_text
-from kg.extractors.features import BITS, text_id
-from kg.extractors.linear import LABELS, Linear
-from kg.extractors.span_model import ModelError, SpanModel, choose, decode, load_model, predict, save_model
-from kg.extractors.spans import candidate_ranges, token_range
+from kg.extractors.model.features import BITS, text_id
+from kg.extractors.model.component import predict
+from kg.extractors.model.decoding import choose, decode
+from kg.extractors.model.linear import LABELS, Linear, SpanModel
+from kg.extractors.model.weights import ModelError, load_model, save_model
+from kg.extractors.model.spans import candidate_ranges, token_range
 from kg.text.abbreviations import find_abbreviations
 from kg.text.markup import strip_markup
 
@@ -59,7 +61,7 @@ def test_fnv_hash_matches_the_published_test_vector():
 
 
 def test_same_span_in_another_context_shares_its_lexical_features(nlp):
-    from kg.extractors.features import span_features
+    from kg.extractors.model.features import span_features
 
     rows = []
     for raw in ("We train the Zorblat corpus daily.", "Results on the Zorblat corpus improve."):
@@ -74,7 +76,7 @@ def test_same_span_in_another_context_shares_its_lexical_features(nlp):
 
 
 def test_the_era_is_one_feature_of_every_span(parsed):
-    from kg.extractors.features import span_features
+    from kg.extractors.model.features import span_features
 
     doc, context, found, combined = parsed
     ranges = candidate_ranges(doc, found)
@@ -146,6 +148,15 @@ def test_weights_round_trip_byte_identically(tmp_path, older_threshold):
     assert loaded.older_threshold == older_threshold
 
 
+def test_a_weights_file_rewritten_in_the_same_process_is_read_anew(tmp_path):
+    """Bug: load_model cached by path, so `kg train` then a build in one process read the old weights."""
+    path = tmp_path / "w.npz"
+    save_model(tiny_model([5.0, 0, 0, 0, 0, 0]), path)
+    assert load_model(path).types.bias[0] == 5.0
+    save_model(tiny_model([0.0, 0, 0, 0, 3.0, 0]), path)
+    assert list(load_model(path).types.bias) == [0.0, 0, 0, 0, 3.0, 0]
+
+
 @pytest.mark.parametrize("content, message", [
     (None, "not found"),
     (b"not a zip file at all", "not a span model weights file"),
@@ -178,7 +189,7 @@ def test_cli_reports_a_corrupt_weights_file_in_one_line(tmp_path, run_kg=None):
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize("extractors, code", [("all", 1), ("rules", 0)])
+@pytest.mark.parametrize("extractors, code", [("fast", 1), ("rules", 0)])
 def test_eval_reads_the_weights_only_when_the_span_model_runs(tmp_path, extractors, code):
     import json
     import subprocess
@@ -212,7 +223,7 @@ TRAIN = [
 
 
 def training_examples(nlp):
-    from kg.extractors.training import make_example
+    from kg.extractors.model.training import make_example
 
     candidates = build_candidates(RULES)
     examples = []
@@ -226,7 +237,7 @@ def training_examples(nlp):
 
 def test_training_is_deterministic_and_learns_its_examples(nlp, tmp_path):
     pytest.importorskip("scipy")
-    from kg.extractors.training import train
+    from kg.extractors.model.training import train
 
     examples = training_examples(nlp)
     assert sum(int((e.labels > 0).sum()) for e in examples) >= 6  # the gold names are among the candidates
@@ -241,8 +252,8 @@ def test_training_is_deterministic_and_learns_its_examples(nlp, tmp_path):
 
 
 def test_type_offsets_shift_the_named_types_by_their_log_odds():
-    from kg.extractors.linear import softmax
-    from kg.extractors.training import with_offsets
+    from kg.extractors.model.linear import softmax
+    from kg.extractors.model.training import with_offsets
 
     layer = tiny_model([0.5, 0.2, 0, 0, 0, -1.0]).types
     shifted = with_offsets(layer, {"metric": 1.0, "task": 0.3})
@@ -254,11 +265,11 @@ def test_type_offsets_shift_the_named_types_by_their_log_odds():
 
 
 def test_cross_validation_sends_each_paper_through_its_own_folds_weights(nlp, tmp_path):
-    from kg.cli.train import fold_extract
+    from kg.extractors.model.crossval import fold_extract
 
     save_model(tiny_model([5.0, 0, 0, 0, 0, 0]), tmp_path / "none.npz")
     save_model(tiny_model([0.0, 0, 0, 0, 3.0, 0]), tmp_path / "tasks.npz")
-    extract = fold_extract(("all",), ((str(tmp_path / "none.npz"), ("p",)), (str(tmp_path / "tasks.npz"), ("q",))))
+    extract = fold_extract(("fast",), ((str(tmp_path / "none.npz"), ("p",)), (str(tmp_path / "tasks.npz"), ("q",))))
     found = {}
     for paper_id in ("p", "q"):
         doc, context = parse(nlp, ABSTRACT)

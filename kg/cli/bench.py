@@ -39,11 +39,10 @@ def bench_command(
     if not (parse or serial or incremental or jobs > 1):
         raise fail("nothing to measure: --no-parse, --no-serial and --no-incremental with --jobs 1 leave no "
                    "measurement (drop one of them, or set --jobs 2)", EXIT_USAGE)
-    from kg.extractors import VERSION, build_extract
+    from kg.extractors import extract_spec
     from kg.quality.bench import as_dict
-    from kg.run.engines import ExtractSpec
 
-    spec = ExtractSpec(build_extract, version=VERSION)
+    spec = extract_spec()
     with tempfile.TemporaryDirectory(prefix="kg-bench-") as tmp:
         work = Path(tmp)
         paths, extra = bench_inputs(corpus, synthetic, work)

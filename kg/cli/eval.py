@@ -9,7 +9,9 @@ import typer
 from rich.console import Console
 
 from kg.errors import UserError
-from kg.cli.gold import build_items, gold_papers, read_files
+from kg.cli.help import EXTRACTORS_HELP
+from kg.cli.train import say
+from kg.quality.gold import build_items, gold_papers, read_files
 from kg.nlp import DEFAULT_MODEL
 
 if TYPE_CHECKING:  # spaCy and networkx load when the command runs, not when `kg` starts
@@ -22,13 +24,12 @@ out = Console(highlight=False)
 def evaluate_file(gold: Path, records: list[dict], model: str = DEFAULT_MODEL,
                   extractor_names: Optional[tuple[str, ...]] = None, weights: Optional[Path] = None) -> Scores:
     """Build the abstracts of a gold file's `records` with the extractors and score the graph."""
-    from kg.extractors import DEFAULT_EXTRACTORS, VERSION, uses_model
-    from kg.extractors.span_model import weights_spec
+    from kg.extractors import extract_spec
     from kg.quality.evaluate import gold_items, score
 
-    names = extractor_names or DEFAULT_EXTRACTORS
-    spec = weights_spec(weights, VERSION) if uses_model(names) else ((), VERSION)  # rules alone: no weights read
-    return score(build_items(gold_papers(records, gold.name), model, names, spec), gold_items(records))
+    spec = extract_spec(extractor_names or (), weights)
+    papers = gold_papers(records, gold.name)
+    return score(build_items(papers, model, spec, lambda w: say(f"warning: {w}")), gold_items(records))
 
 
 def row(name: str, prf: PRF) -> str:
@@ -68,9 +69,7 @@ def eval_command(
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
     diff: bool = typer.Option(False, "--diff", help="Show a per-paper diff (missed / spurious / wrong type)."),
     model: str = typer.Option(DEFAULT_MODEL, "--model", metavar="NAME", help="spaCy pipeline package or path; 'blank' for none."),
-    extractors: str = typer.Option("", "--extractors", metavar="NAME,...",
-                                  help="Extractors (and a combiner) to run, comma-separated; 'rules' = the rule "
-                                       "extractors alone, 'all' = the rules and the span model (the default)."),
+    extractors: str = typer.Option("", "--extractors", metavar="NAME,...", help=EXTRACTORS_HELP),
     cv: int = typer.Option(0, "--cv", metavar="K", min=0,
                            help="Cross-validate the span model: train on K-1 folds of all GOLD files (grouped by paper), "
                                 "build every paper in one graph with the model that did not see it, "
@@ -87,9 +86,9 @@ def eval_command(
     files = read_files(golds)
     predicted = None
     if cv:
-        from kg.cli.train import cross_validate
+        from kg.extractors.model.crossval import cross_validate
 
-        predicted = cross_validate(files, cv, model, names)
+        predicted = cross_validate(files, cv, model, names, say)
     results = {}
     for gold, records in files.items():
         scores = (score(predicted, gold_items(records)) if predicted is not None

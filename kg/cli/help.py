@@ -4,6 +4,12 @@ from __future__ import annotations
 
 EXIT_CODES = "Exit codes: 0 success, 1 failure or bad input (one line on stderr), 2 usage error."
 
+# The built-in extraction names (a test keeps this in step with kg.extractors.choices()).
+EXTRACTION_NAMES = ("extractors: acronyms, chunks, gazetteer, proposals, shapes; combiners: rules, span_model; "
+                    "presets: all, fast, rules")
+EXTRACTORS_HELP = ("Extractors, presets and at most one combiner, comma-separated (default: fast = the rules and the "
+                   f"span model; rules = the rule extractors alone). {EXTRACTION_NAMES}.")
+
 
 def examples(*lines: str) -> str:
     """An epilog listing example command lines and the exit codes, kept verbatim by click (\\b)."""

@@ -18,7 +18,7 @@ from kg.cli.cache import cache_app
 from kg.cli.check import check_command
 from kg.cli.errors import EXIT_USAGE, ErrorHandlingGroup, fail, survive_any_encoding
 from kg.cli.eval import eval_command
-from kg.cli.help import examples, plain_help_types
+from kg.cli.help import EXTRACTORS_HELP, examples, plain_help_types
 from kg.cli.lint import lint_command
 from kg.cli.query import query_command
 from kg.cli.train import train_command
@@ -88,9 +88,7 @@ def build(
     cache_dir: Optional[Path] = typer.Option(None, metavar="DIR",
                                              help="Per-paper extraction cache (default: user cache dir)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the extraction cache."),
-    extractor_names: str = typer.Option("", "--extractors", metavar="NAME,...",
-                                        help="Extractors (and a combiner) to run, comma-separated; 'rules' = the rule "
-                                             "extractors alone, 'all' = the rules and the span model (the default)."),
+    extractor_names: str = typer.Option("", "--extractors", metavar="NAME,...", help=EXTRACTORS_HELP),
     weights: Optional[Path] = typer.Option(None, "--weights", metavar="FILE",
                                            help="Span model weights (default: the shipped ones; see kg train)."),
 ) -> None:
@@ -98,17 +96,12 @@ def build(
     problem = base_iri_problem(base_iri)
     if problem:
         raise fail(f"--base-iri {base_iri!r}: {problem}", EXIT_USAGE)
-    from kg.extractors import DEFAULT_EXTRACTORS, VERSION, build_extract, expand, uses_model
-    from kg.extractors.span_model import weights_spec
+    from kg.extractors import extract_spec
     from kg.registry import engines, lookup
     from kg.run.build import BuildConfig, run_build
-    from kg.run.engines import ExtractSpec
 
     lookup(engines, engine)  # an unknown engine fails before any work, naming the valid ones
-    names = split(extractor_names) or DEFAULT_EXTRACTORS
-    expand(names)
-    kwargs, version = weights_spec(weights, VERSION) if uses_model(names) else ((), VERSION)
-    config = BuildConfig(ExtractSpec(build_extract, args=(names,), kwargs=kwargs, version=version), model=model,
+    config = BuildConfig(extract_spec(split(extractor_names), weights), model=model,
                          formats=split(formats), views=split(views), base_iri=base_iri, engine=engine, jobs=jobs,
                          scheduler=scheduler, cache_dir=cache_dir, use_cache=not no_cache)
     try:

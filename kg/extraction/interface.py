@@ -4,7 +4,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import total_ordering
-from typing import Callable, Iterable, Literal, Protocol
+from pathlib import Path
+from typing import Callable, Iterable, Literal, Optional
 
 from spacy.tokens import Doc
 
@@ -90,25 +91,13 @@ class Extraction:
     failed: str = ""  # why extraction failed on this paper (it is kept without entities; never cached)
 
 
-class Extractor(Protocol):
-    """Anything that turns a parsed abstract into candidates."""
-
-    def __call__(self, doc: Doc, context: DocContext) -> Iterable[Candidate]: ...
-
-
-class Combiner(Protocol):
-    """The stage after the extractors: from all candidates of a paper, its mentions (non-overlapping entity
-    candidates with their final type and role), e.g. the rules or a trained model."""
-
-    def __call__(self, doc: Doc, context: DocContext, candidates: list[Candidate]) -> list[Candidate]: ...
-
-
-class Relator(Protocol):
-    """A stage after the combiner: entity-entity relations between the chosen mentions."""
-
-    def __call__(self, doc: Doc, mentions: list[Candidate]) -> Iterable[CandidateRelation]: ...
-
-
+# The stages of extraction, as registered factories make them (kg.registry): an extractor turns a parsed
+# abstract into candidates; the one combiner turns all of a paper's candidates into its mentions
+# (non-overlapping, with final type and role); relators find relations between those mentions.
+ExtractorFn = Callable[[Doc, DocContext], Iterable[Candidate]]
+CombineFn = Callable[[Doc, DocContext, list[Candidate]], list[Candidate]]
+CombinerFactory = Callable[[Optional[Path]], CombineFn]  # every combiner: factory(weights file or None)
+RelateFn = Callable[[Doc, list[Candidate]], Iterable[CandidateRelation]]
 # The whole per-paper extraction step: extractors, one combiner, then the relators.
 ExtractFn = Callable[[Doc, DocContext], tuple[list[Candidate], list[CandidateRelation]]]
 

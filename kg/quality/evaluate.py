@@ -11,7 +11,6 @@ from typing import Iterable
 import networkx as nx
 
 from kg.graph.keys import match_key
-from kg.quality.gold import read_gold  # noqa: F401  (part of this module's API)
 from kg.text.markup import strip_markup
 
 CARD_TYPES = ("method", "model", "dataset", "task")

@@ -4,16 +4,22 @@ A gold file is JSON Lines: per line an object with `id` (string or integer), `te
 `abstract`: the abstract) and `entities`, a list of objects with `name` (string), `type` (one of
 the entity types), optional `role` (proposed/used) and `aliases` (strings). Gold is curated data:
 a bad line stops the evaluation rather than being skipped, so scores never silently lose papers.
+The gold abstracts become papers, and `build_items` builds them through the one build entry point.
 """
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
 from kg.errors import UserError
 from kg.io.detect import NotText, decode
 from kg.io.fields import read_abstract, read_id
 from kg.io.jsonline import parse_line
 from kg.types import ENTITY_TYPES, ROLES
+
+if TYPE_CHECKING:
+    from kg.run.engines import ExtractSpec
+    from kg.types import Paper
 
 
 def read_gold(path: Path) -> list[dict]:
@@ -79,3 +85,42 @@ def entity_problem(entity: object) -> str | None:
     if not isinstance(aliases, list) or not all(isinstance(alias, str) for alias in aliases):
         return "has 'aliases' that are not a list of strings"
     return None
+
+
+def gold_papers(records: list[dict], file: str) -> list[Paper]:
+    """The gold abstracts as papers whose ids equal the gold ids."""
+    from kg.io.readers import Skipped, record_to_paper
+
+    papers = []
+    for line, record in enumerate(records, start=1):
+        paper = record_to_paper({"id": record["id"], "year": record.get("year"),
+                                 "abstract": record.get("text", record.get("abstract"))}, file, line)
+        if not isinstance(paper, Skipped):
+            papers.append(paper)
+    return papers
+
+
+def read_files(golds: list[Path]) -> dict[Path, list[dict]]:
+    """The records of each gold file, every file read (and checked) before any work starts."""
+    return {gold: read_gold(gold) for gold in golds}
+
+
+def gold_items_of(files: dict[Path, list[dict]]) -> list[tuple[str, dict, Paper]]:
+    """(file name, record, paper) of every usable gold record, file by file."""
+    found = []
+    for gold, records in files.items():
+        by_id = {r["id"]: r for r in records}
+        found += [(gold.name, by_id[p.id], p) for p in gold_papers(records, gold.name)]
+    return found
+
+
+def build_items(papers: list[Paper], model: str, spec: ExtractSpec, warn: Callable[[str], None],
+                use_cache: bool = True) -> list:
+    """The predicted items of a graph built from `papers` with the extraction `spec` through the one build
+    entry point (`warn` gets each warning)."""
+    from kg.io.corpus import Corpus
+    from kg.quality.evaluate import graph_items
+    from kg.run.build import BuildConfig, BuildHooks, build
+
+    report = build(Corpus(papers), BuildConfig(spec, model=model, use_cache=use_cache), hooks=BuildHooks(warn=warn))
+    return graph_items(report.graph)

@@ -7,7 +7,7 @@ from functools import lru_cache
 from spacy.tokens import Doc, Span
 
 from kg.extractors.doccache import attrs
-from kg.extractors.lexicon import DATASET_HEADS, HEAD_TYPES, METHOD_HEADS, METRIC_HEADS, MODEL_HEADS, MODEL_SIZE
+from kg.extractors.rules.lexicon import DATASET_HEADS, HEAD_TYPES, METHOD_HEADS, METRIC_HEADS, MODEL_HEADS, MODEL_SIZE
 from kg.graph.resolve import singular
 
 # Heads that, right after a name, say what the name is ("Foo dataset", "Bar-7B model", "Baz loss").

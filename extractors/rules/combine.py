@@ -5,13 +5,14 @@ from bisect import bisect_left, bisect_right, insort
 from collections import defaultdict
 from dataclasses import replace
 from functools import lru_cache
-from typing import Callable, Iterable
+from pathlib import Path
+from typing import Iterable
 
 from spacy.tokens import Doc
 
 from kg.extractors.doccache import text as doc_text
 from kg.text.abbreviations import Abbreviation
-from kg.extraction.interface import Candidate, DocContext
+from kg.extraction.interface import Candidate, CombineFn, DocContext
 from kg.registry import combiners
 from kg.graph.resolve import normal_form
 
@@ -140,8 +141,8 @@ def bare_head(surface: str, key: str, entity_type: str, keys: list[str], types: 
 
 
 @combiners.register("rules")
-def make_rules_combiner() -> Callable[[Doc, DocContext, list[Candidate]], list[Candidate]]:
-    """Factory: `combine` as the combining stage (the default)."""
+def make_rules_combiner(weights: Path | None = None) -> CombineFn:
+    """Factory: `combine` as the combining stage (the default); it reads no weights (`weights` is ignored)."""
 
     def combine_paper(doc: Doc, context: DocContext, candidates: list[Candidate]) -> list[Candidate]:
         return combine(candidates, doc_text(doc), context.abbreviations)

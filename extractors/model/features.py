@@ -151,7 +151,7 @@ def rule_features(doc: Doc, ranges: list[tuple[int, int]], candidates: Iterable[
     """Votes of the rule extractors: exact, covering and covered candidates; acronym definitions; the
     rules' own combined choice."""
     from kg.extractors.doccache import attrs
-    from kg.extractors.spans import token_range
+    from kg.extractors.model.spans import token_range
 
     a = attrs(doc)
     index = {r: i for i, r in enumerate(ranges)}

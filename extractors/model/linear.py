@@ -1,11 +1,13 @@
-"""Linear scoring over span features in plain numpy: softmax over (none + types), sigmoid for the role."""
+"""The span model's layers in plain numpy: linear scores over span features, softmax over (none + types),
+sigmoid for the role, and the thresholds that keep a span."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
 
-from kg.extractors.features import SpanFeatures
+from kg.extraction.interface import DocContext
+from kg.extractors.model.features import SpanFeatures
 
 LABELS = ("none", "method", "model", "dataset", "task", "metric")
 
@@ -38,3 +40,19 @@ def softmax(z: np.ndarray) -> np.ndarray:
 def sigmoid(z: np.ndarray) -> np.ndarray:
     """Element-wise logistic function."""
     return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+
+
+@dataclass(frozen=True)
+class SpanModel:
+    """Type scores (none + five types), a proposed-role score, and the entity thresholds of recent and of
+    older abstracts (see kg.extraction.interface.is_recent)."""
+
+    types: Linear
+    roles: Linear
+    threshold: float = 0.5
+    older_threshold: float | None = None  # None: the same as `threshold`
+
+    def threshold_of(self, context: DocContext) -> float:
+        """The entity threshold for one abstract."""
+        older = self.older_threshold
+        return self.threshold if context.recent or older is None else older

@@ -9,10 +9,9 @@ from spacy.tokens import Doc
 
 from kg.extraction.interface import Candidate, DocContext
 from kg.extractors.doccache import span_text
-from kg.extractors.features import BITS, SpanFeatures, span_features
-from kg.extractors.linear import LABELS, Linear, sigmoid
-from kg.extractors.span_model import SpanModel
-from kg.extractors.spans import candidate_ranges
+from kg.extractors.model.features import BITS, SpanFeatures, span_features
+from kg.extractors.model.linear import LABELS, Linear, SpanModel, sigmoid
+from kg.extractors.model.spans import candidate_ranges
 from kg.graph.keys import match_key
 from kg.text.markup import strip_markup
 

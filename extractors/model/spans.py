@@ -6,7 +6,7 @@ from typing import Iterable
 
 from spacy.tokens import Doc
 
-from kg.extractors.chunks import noun_chunk_ranges
+from kg.extractors.rules.chunks import noun_chunk_ranges
 from kg.extractors.doccache import Attrs, attrs
 from kg.extraction.interface import Candidate
 
