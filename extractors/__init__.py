@@ -7,27 +7,26 @@ imported here (or through the `paperkg_combiners` entry point) and may add a pre
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from spacy.tokens import Doc
 
-from kg.extractors import model, rules  # noqa: F401  (registration)
-from kg.extractors.doccache import clear, text as doc_text
+from kg.extractors import model  # noqa: F401  (registers the span model)
+from kg.extraction.doccache import clear
 from kg.extractors.model.weights import digest
-from kg.extractors.rules.combine import combine as combine_rules
+from kg.extractors.rules import RULES
 from kg.extraction.interface import Candidate, CandidateRelation, DocContext, ExtractFn
 from kg.registry import UnknownNameError, combiners, extractors, lookup, relators
 
 if TYPE_CHECKING:
     from kg.run.engines import ExtractSpec
 
-RULES = ("gazetteer", "acronyms", "shapes", "chunks", "proposals")
 PRESETS = {"rules": RULES, "fast": RULES + ("span_model",), "all": RULES + ("span_model",)}  # names for several
 DEFAULT_EXTRACTORS = PRESETS["fast"]  # the rules propose, the trained span model decides
 DEFAULT_COMBINER = "rules"  # when no combiner is named (`--extractors rules`, or a list of extractors)
 DEFAULT_RELATORS = ("sentence_cues",)
 VERSION = "0.8.0"  # bump when extraction output changes (part of cache keys)
-Candidates = Callable[[Doc, DocContext], tuple[list[Candidate], list[Candidate]]]
+Folds = tuple[tuple[str, tuple[str, ...]], ...]  # (weights file, ids of the papers it scores) per fold
 
 
 def choices() -> str:
@@ -47,18 +46,6 @@ def expand(names: tuple[str, ...]) -> tuple[tuple[str, ...], str]:
                 else f"more than one combiner ({', '.join(dict.fromkeys(combiner))})")
         raise UnknownNameError(f"{what} (choose from {choices()})")
     return chosen, combiner[0] if combiner else DEFAULT_COMBINER
-
-
-def build_candidates(names: tuple[str, ...] = RULES) -> Candidates:
-    """Per Doc: every candidate of the named extractors, and the rules' combined choice (what the span model
-    reads, and learns from)."""
-    chosen = [lookup(extractors, name)() for name in expand(names)[0]]
-
-    def candidates(doc: Doc, context: DocContext) -> tuple[list[Candidate], list[Candidate]]:
-        found = [c for extractor in chosen for c in extractor(doc, context)]
-        return found, combine_rules(found, doc_text(doc), context.abbreviations)
-
-    return candidates
 
 
 def build_extract(names: tuple[str, ...] = DEFAULT_EXTRACTORS, relator_names: tuple[str, ...] = DEFAULT_RELATORS,
@@ -81,14 +68,28 @@ def build_extract(names: tuple[str, ...] = DEFAULT_EXTRACTORS, relator_names: tu
     return extract
 
 
-def extract_spec(names: tuple[str, ...] = (), weights: Path | None = None) -> ExtractSpec:
-    """The extraction setup of a command (`names`: extractors, presets and a combiner; none: the default).
-    The combiner is made once here, so an unknown name or a bad weights file fails before any work; a weights
-    file's digest joins the version, so the cache tells weights apart."""
+def fold_extract(names: tuple[str, ...], folds: Folds) -> ExtractFn:
+    """The extract step of cross-validation: each paper goes through the weights of the fold that held it out."""
+    steps = [build_extract(names, weights=weights) for weights, _ in folds]
+    step_of = {paper_id: steps[fold] for fold, (_, ids) in enumerate(folds) for paper_id in ids}
+
+    def extract(doc: Doc, context: DocContext) -> tuple[list[Candidate], list[CandidateRelation]]:
+        return step_of[context.paper_id](doc, context)
+
+    return extract
+
+
+def extract_spec(names: tuple[str, ...] = (), weights: Path | None = None, folds: Folds | None = None) -> ExtractSpec:
+    """The extraction setup of a command (`names`: extractors, presets and a combiner; none: the default;
+    `folds`: cross-validation's weights per paper instead of one `weights` file). The combiner is made once
+    here, so an unknown name or a bad weights file fails before any work; a weights file's digest joins the
+    version, so the cache tells weights apart."""
     from kg.run.engines import ExtractSpec
 
     names = names or DEFAULT_EXTRACTORS
     lookup(combiners, expand(names)[1])(weights)
+    if folds is not None:
+        return ExtractSpec(fold_extract, args=(names,), kwargs=(("folds", folds),), version=f"{VERSION}+cv{len(folds)}")
     kwargs = (("weights", str(weights)),) if weights is not None else ()
     version = f"{VERSION}+{digest(weights)}" if weights is not None and weights.is_file() else VERSION
     return ExtractSpec(build_extract, args=(names,), kwargs=kwargs, version=version)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.run.cache import PaperCache, decode, default_cache_dir, encode, setup_salt
+from kg.cache.entries import PaperCache, decode, default_cache_dir, encode, setup_salt
 from kg.run.engines import ExtractSpec
 from kg.extraction.interface import Extraction
 from kg.types import Mention, MentionRelation, Paper

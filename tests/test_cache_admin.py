@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kg.run.cache import PaperCache, setup_salt
-from kg.run.cache_admin import cache_info, clear_cache, human_size
+from kg.cache.entries import PaperCache, setup_salt
+from kg.cache.admin import cache_info, clear_cache, human_size
 from kg.cli.main import app
 from kg.extraction.interface import Extraction
 from kg.types import Paper

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from kg.extractors import build_extract
-from kg.extractors.doccache import sentence_at, text
+from kg.extraction.doccache import sentence_at, text
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 import spacy
 
-from kg.extractors.rules.gazetteer import case_sensitive, load_entries, make_gazetteer, variants
+from kg.extractors.rules.gazetteer import case_sensitive, make_gazetteer, variants
+from kg.ontology.data import gazetteer_entries
 from kg.extraction.interface import DocContext
 from kg.text.markup import strip_markup
 
@@ -45,7 +46,23 @@ def test_variants_add_plural_and_spacing():
 
 
 def test_entries_have_a_known_type():
-    assert {e["type"] for e in load_entries()} <= {"method", "model", "dataset", "task", "metric"}
+    assert {e["type"] for e in gazetteer_entries()} <= {"method", "model", "dataset", "task", "metric"}
+
+
+def test_the_gazetteer_is_read_once_for_the_extractor_and_the_graph(monkeypatch):
+    from kg.graph import knowledge
+    from kg.ontology import data
+
+    reads = []
+    monkeypatch.setattr(data, "read_jsonl", lambda folder, name: reads.append(name) or [])
+    data.gazetteer_entries.cache_clear()
+    try:
+        make_gazetteer()
+        knowledge.build_knowledge(data.gazetteer_entries(), (), str)
+        gazetteer_files = [name for name in reads if name != data.GENERIC_FILE]
+        assert gazetteer_files and len(gazetteer_files) == len(set(gazetteer_files))  # each file once
+    finally:
+        data.gazetteer_entries.cache_clear()
 
 
 def test_custom_entries(parse):

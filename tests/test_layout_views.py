@@ -6,7 +6,7 @@ import math
 import networkx as nx
 import pytest
 
-from kg.graph import layout
+from kg.exporters import layout
 from kg.graph.views import VIEWS, project
 from tests.support import build_large_graph, under_hash_seeds
 
@@ -107,7 +107,7 @@ def test_unknown_view_names_the_choices(make_graph):
 def test_large_graph_layout_is_identical_under_any_hash_seed():
     """Communities and positions beyond SPRING_LIMIT don't depend on set or hash order."""
     assert build_large_graph().number_of_nodes() > layout.SPRING_LIMIT
-    script = ("import hashlib; from tests.support import build_large_graph; from kg.graph.layout import node_metrics; "
+    script = ("import hashlib; from tests.support import build_large_graph; from kg.exporters.layout import node_metrics; "
               "print(hashlib.sha256(repr(sorted(node_metrics(build_large_graph()).items())).encode()).hexdigest())")
     runs = under_hash_seeds(script)
     assert len(set(runs)) == 1 and runs[0].strip()

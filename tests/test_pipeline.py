@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kg.extractors import build_extract
-from kg.run.cache import PaperCache
+from kg.cache.entries import PaperCache
 from kg.cli.main import app
 from kg.run.engines import EngineOptions, ExtractSpec, WorkerSpec
 from kg.io.corpus import Corpus

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from kg.graph.resolve import normal_form, resolve
+from kg.graph.resolve import resolve
+from kg.text.keys import normal_form
 from kg.types import Mention
 
 
@@ -211,7 +212,7 @@ def test_a_counted_of_phrase_is_not_inverted():
 
 
 def test_generic_terms_are_not_entities():
-    from kg.graph.keys import surface_key
+    from kg.text.keys import surface_key
     from kg.graph.knowledge import build_knowledge
 
     knowledge = build_knowledge([], [{"name": "widget science", "aliases": ["WS"]}], surface_key)
@@ -224,8 +225,9 @@ def test_generic_terms_are_not_entities():
 
 
 def test_generic_policy_is_documented_data():
-    from kg.graph.knowledge import CATEGORIES, default_knowledge, generic_entries
-    from kg.graph.keys import surface_key
+    from kg.graph.knowledge import default_knowledge
+    from kg.ontology.data import CATEGORIES, generic_entries
+    from kg.text.keys import surface_key
 
     rows = generic_entries()
     assert all(r["reason"] and r["category"] in CATEGORIES for r in rows)
@@ -263,7 +265,7 @@ def test_a_metric_named_by_a_thing_takes_another_type():
 
 
 def test_corpus_and_gazetteer_readings_of_an_acronym_merge_only_when_they_spell_alike():
-    from kg.graph.keys import surface_key
+    from kg.text.keys import surface_key
     from kg.graph.knowledge import build_knowledge
 
     gazetteer = [{"name": "zonal area under the glorp curve", "aliases": ["ZAG"]},
@@ -302,7 +304,7 @@ def test_a_definition_written_with_markup_debris_defines_the_repaired_name():
     ("zorb for blips", "Z4B", False), ("glimmer network", "GN", True),
 ])
 def test_a_gazetteer_alias_is_a_synonym_unless_it_extends_the_name(name, alias, same):
-    from kg.graph.keys import surface_key
+    from kg.text.keys import surface_key
     from kg.graph.knowledge import synonym
 
     assert synonym(name, alias, surface_key) is same

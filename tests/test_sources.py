@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from kg.run.sources import find_cycle, import_closure, import_graph
+from kg.cache.sources import find_cycle, import_closure, import_graph, module_files
 
 ROOT = Path(__file__).resolve().parents[1]
 EDITS = {  # file (as installed) -> whether an edit to it must change the extraction code digest
-    "kg/graph/resolve.py": True,  # the extractors import singular/normal_form from here
+    "kg/text/keys.py": True,  # the extractors import singular/normal_form from here
+    "kg/graph/resolve.py": False,  # resolution runs after extraction: editing it keeps cached entries
     "kg/nlp/fast_components.py": True,  # imported inside a function of kg.nlp.load
     "kg/extractors/rules/lexicon.py": True,
     "kg/ontology/gazetteer/datasets.jsonl": True,
@@ -24,7 +25,7 @@ EDITS = {  # file (as installed) -> whether an edit to it must change the extrac
 DIGEST_AFTER_EDITS = """
 import json, sys
 from pathlib import Path
-from kg.run.cache import code_digest
+from kg.cache.entries import code_digest
 before, changed = code_digest("kg.extractors"), {}
 for name in sys.argv[1:]:
     path = Path(name)
@@ -42,6 +43,22 @@ def test_the_package_has_no_import_cycle() -> None:
     assert find_cycle(graph) == []
 
 
+def test_no_import_cycle_between_packages() -> None:
+    """Collapsed to packages (kg.graph, kg.extractors.model, ...; kg's own modules such as kg.types stand
+    alone), the import graph has no cycle either: a subpackage never imports its parent's __init__."""
+    files = module_files()
+
+    def node(module: str) -> str:
+        parent = module.rpartition(".")[0]
+        return module if files[module].name == "__init__.py" or parent == "kg" else parent
+
+    packages: dict[str, set[str]] = {}
+    for module, imports in import_graph().items():
+        packages.setdefault(node(module), set()).update(node(i) for i in imports if i in files and node(i) != node(module))
+    assert {"kg.extractors", "kg.extractors.rules", "kg.extractors.model", "kg.cache", "kg.text"} <= set(packages)
+    assert find_cycle(packages) == []
+
+
 def test_find_cycle_finds_one() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) == []
@@ -49,8 +66,8 @@ def test_find_cycle_finds_one() -> None:
 
 def test_extraction_closure_follows_function_level_imports_and_parents() -> None:
     closure = import_closure("kg.extractors", "kg.nlp.load")
-    assert {"kg.graph.resolve", "kg.nlp.fast_components", "kg.graph", "kg"} <= set(closure)
-    assert "kg.exporters.html" not in closure
+    assert {"kg.text.keys", "kg.ontology.data", "kg.nlp.fast_components", "kg.text", "kg"} <= set(closure)
+    assert "kg.exporters.html" not in closure and "kg.graph.resolve" not in closure
 
 
 @pytest.fixture(scope="module")

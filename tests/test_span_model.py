@@ -5,8 +5,9 @@ import numpy as np
 import pytest
 
 from kg.extraction.interface import DocContext
-from kg.extractors import RULES, build_candidates
-from kg.extractors.doccache import clear, span_text
+from kg.extractors import RULES
+from kg.extractors.model.crossval import build_candidates
+from kg.extraction.doccache import clear, span_text
 from kg.extractors.model.features import BITS, text_id
 from kg.extractors.model.component import predict
 from kg.extractors.model.decoding import choose, decode
@@ -51,7 +52,7 @@ def test_token_range_needs_exact_token_boundaries(parsed):
 
 
 def attrs_of(doc):
-    from kg.extractors.doccache import attrs
+    from kg.extraction.doccache import attrs
 
     return attrs(doc)
 
@@ -265,7 +266,7 @@ def test_type_offsets_shift_the_named_types_by_their_log_odds():
 
 
 def test_cross_validation_sends_each_paper_through_its_own_folds_weights(nlp, tmp_path):
-    from kg.extractors.model.crossval import fold_extract
+    from kg.extractors import fold_extract
 
     save_model(tiny_model([5.0, 0, 0, 0, 0, 0]), tmp_path / "none.npz")
     save_model(tiny_model([0.0, 0, 0, 0, 3.0, 0]), tmp_path / "tasks.npz")

@@ -7,7 +7,7 @@ from pathlib import Path
 from spacy.tokens import Doc
 
 from kg.extraction.interface import Candidate, CombineFn, DocContext
-from kg.extractors.doccache import text as doc_text
+from kg.extraction.doccache import text as doc_text
 from kg.extractors.model.decoding import decode
 from kg.extractors.model.features import span_features
 from kg.extractors.model.linear import SpanModel, sigmoid, softmax

@@ -8,7 +8,7 @@ import numpy as np
 from spacy.tokens import Doc
 
 from kg.extraction.interface import Candidate, DocContext
-from kg.extractors.doccache import attrs, text as doc_text
+from kg.extraction.doccache import attrs, text as doc_text
 from kg.extractors.model.linear import LABELS
 from kg.extractors.rules.combine import group_keys
 

@@ -150,7 +150,7 @@ def rule_features(doc: Doc, ranges: list[tuple[int, int]], candidates: Iterable[
                   abbreviations: Iterable[Abbreviation], combined: Iterable[Candidate]) -> tuple[np.ndarray, np.ndarray]:
     """Votes of the rule extractors: exact, covering and covered candidates; acronym definitions; the
     rules' own combined choice."""
-    from kg.extractors.doccache import attrs
+    from kg.extraction.doccache import attrs
     from kg.extractors.model.spans import token_range
 
     a = attrs(doc)

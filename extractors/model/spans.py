@@ -7,7 +7,7 @@ from typing import Iterable
 from spacy.tokens import Doc
 
 from kg.extractors.rules.chunks import noun_chunk_ranges
-from kg.extractors.doccache import Attrs, attrs
+from kg.extraction.doccache import Attrs, attrs
 from kg.extraction.interface import Candidate
 
 MAX_TOKENS = 8  # longer sub-spans are almost never one entity name

@@ -8,11 +8,11 @@ import numpy as np
 from spacy.tokens import Doc
 
 from kg.extraction.interface import Candidate, DocContext
-from kg.extractors.doccache import span_text
+from kg.extraction.doccache import span_text
 from kg.extractors.model.features import BITS, SpanFeatures, span_features
 from kg.extractors.model.linear import LABELS, Linear, SpanModel, sigmoid
 from kg.extractors.model.spans import candidate_ranges
-from kg.graph.keys import match_key
+from kg.text.keys import match_key
 from kg.text.markup import strip_markup
 
 L2 = 1.0

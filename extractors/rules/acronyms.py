@@ -5,12 +5,12 @@ from typing import Callable, Iterator
 
 from spacy.tokens import Doc
 
-from kg.extractors.doccache import text as doc_text
+from kg.extraction.doccache import text as doc_text
 from kg.extractors.rules.cues import context_type, head_after, shape_type
 from kg.extractors.rules.lexicon import HEAD_TYPES, VAGUE_MODIFIERS
 from kg.extraction.interface import Candidate, DocContext
 from kg.registry import extractors
-from kg.graph.resolve import singular
+from kg.text.keys import singular
 
 SCORE = 0.9
 DEFAULT_SCORE = 0.6  # typed by the default, not by a cue

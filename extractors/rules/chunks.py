@@ -8,7 +8,7 @@ from spacy.lang.en.syntax_iterators import noun_chunks as english_noun_chunks
 from spacy.tokens import Doc, Token
 
 from kg.extractors.rules.cues import singular_lower
-from kg.extractors.doccache import Attrs, attrs, cached
+from kg.extraction.doccache import Attrs, attrs, cached
 from kg.extractors.rules.lexicon import GENERIC_HEADS, HEAD_TYPES, VAGUE_HEADS, VAGUE_MODIFIERS
 from kg.extractors.rules.shapes import is_coined
 from kg.extraction.interface import Candidate, DocContext

@@ -10,11 +10,11 @@ from typing import Iterable
 
 from spacy.tokens import Doc
 
-from kg.extractors.doccache import text as doc_text
+from kg.extraction.doccache import text as doc_text
 from kg.text.abbreviations import Abbreviation
 from kg.extraction.interface import Candidate, CombineFn, DocContext
 from kg.registry import combiners
-from kg.graph.resolve import normal_form
+from kg.text.keys import normal_form
 
 WEAK_TYPES_KEPT = frozenset({"task"})  # weak phrases are the main source of task names: kept on their own
 PREFIX_TYPES = frozenset({"dataset", "metric", "model"})  # as a leading modifier they name the setting, not the thing

@@ -6,9 +6,9 @@ from functools import lru_cache
 
 from spacy.tokens import Doc, Span
 
-from kg.extractors.doccache import attrs
+from kg.extraction.doccache import attrs
 from kg.extractors.rules.lexicon import DATASET_HEADS, HEAD_TYPES, METHOD_HEADS, METRIC_HEADS, MODEL_HEADS, MODEL_SIZE
-from kg.graph.resolve import singular
+from kg.text.keys import singular
 
 # Heads that, right after a name, say what the name is ("Foo dataset", "Bar-7B model", "Baz loss").
 KIND_HEADS = {**{w: "method" for w in METHOD_HEADS}, **{w: "model" for w in MODEL_HEADS},

@@ -1,29 +1,19 @@
-"""Well-known entities from `ontology/gazetteer/*.jsonl`, found with two PhraseMatchers."""
+"""Well-known entities from `ontology/gazetteer/*.jsonl` (kg.ontology.data), found with two PhraseMatchers."""
 from __future__ import annotations
 
-import json
-from importlib import resources
 from typing import Callable, Iterable, Iterator
 
 import spacy
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc
 
-from kg.extractors.doccache import attrs
+from kg.extraction.doccache import attrs
 from kg.extraction.interface import Candidate, DocContext
+from kg.ontology.data import gazetteer_entries
 from kg.registry import extractors
 
 SCORE = 0.95
 CASE_SENSITIVE_LENGTH = 6  # short forms with a capital (ASR, Adam, MATH) must match case
-
-
-def load_entries(package: str = "kg.ontology", folder: str = "gazetteer") -> list[dict]:
-    """All gazetteer entries: {"name", "type", "aliases"} from every JSONL file of the folder."""
-    entries = []
-    for item in sorted(resources.files(package).joinpath(folder).iterdir(), key=lambda p: p.name):
-        if item.name.endswith(".jsonl"):
-            entries.extend(json.loads(line) for line in item.read_text(encoding="utf-8").splitlines() if line.strip())
-    return entries
 
 
 def variants(form: str) -> set[str]:
@@ -56,7 +46,7 @@ def build_matchers(entries: Iterable[dict]) -> tuple[PhraseMatcher, PhraseMatche
 @extractors.register("gazetteer")
 def make_gazetteer(entries: list[dict] | None = None) -> Callable[[Doc, DocContext], Iterator[Candidate]]:
     """Factory: compile the gazetteer once; the extractor yields every match with its type."""
-    exact, folded = build_matchers(load_entries() if entries is None else entries)
+    exact, folded = build_matchers(gazetteer_entries() if entries is None else entries)
 
     def extract(doc: Doc, context: DocContext) -> Iterator[Candidate]:
         a = attrs(doc)

@@ -6,7 +6,7 @@ from typing import Callable, Iterator
 from spacy.tokens import Doc, Span, Token
 
 from kg.extractors.rules.cues import context_type, shape_type
-from kg.extractors.doccache import attrs, cached, sentence_of
+from kg.extraction.doccache import attrs, cached, sentence_of
 from kg.extractors.rules.lexicon import PROPOSAL_VERBS
 from kg.extractors.rules.shapes import is_capital, title_ranges
 from kg.extraction.interface import Candidate, DocContext, cue

@@ -6,7 +6,7 @@ from typing import Callable, Iterator
 
 from spacy.tokens import Doc
 
-from kg.extractors.doccache import sentence_at, text as doc_text
+from kg.extraction.doccache import sentence_at, text as doc_text
 from kg.extraction.interface import Candidate, CandidateRelation
 from kg.registry import relators
 

@@ -9,7 +9,7 @@ from typing import Callable, Iterator
 from spacy.tokens import Doc, Span
 
 from kg.extractors.rules.cues import range_type
-from kg.extractors.doccache import Attrs, attrs, cached, span_text, text as doc_text
+from kg.extraction.doccache import Attrs, attrs, cached, span_text, text as doc_text
 from kg.extractors.rules.filters import citation_ranges, skipped_text
 from kg.extractors.rules.lexicon import COINED, MODEL_SIZE, VAGUE_MODIFIERS
 from kg.extraction.interface import Candidate, DocContext

@@ -8,7 +8,7 @@ import typer
 
 from kg.cli.errors import fail
 from kg.cli.help import examples
-from kg.run.cache_admin import cache_info, clear_cache, human_size
+from kg.cache.admin import cache_info, clear_cache, human_size
 
 cache_app = typer.Typer(no_args_is_help=True, help="Inspect or clear the per-paper extraction cache.",
                         epilog=examples("kg cache info", "kg cache clear --older-than 30"))
@@ -19,7 +19,7 @@ def resolve_dir(cache_dir: Optional[Path]) -> Path:
     """The given directory, else the one builds use by default."""
     if cache_dir is not None:
         return cache_dir
-    from kg.run.cache import default_cache_dir  # loads spaCy: only when no directory is given
+    from kg.cache.entries import default_cache_dir  # loads spaCy: only when no directory is given
 
     return default_cache_dir()
 

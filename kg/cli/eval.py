@@ -16,7 +16,6 @@ from kg.nlp import DEFAULT_MODEL
 
 if TYPE_CHECKING:  # spaCy and networkx load when the command runs, not when `kg` starts
     from kg.quality.evaluate import PRF, PaperDiff, Scores
-    from kg.types import Paper
 
 out = Console(highlight=False)
 
@@ -86,7 +85,7 @@ def eval_command(
     files = read_files(golds)
     predicted = None
     if cv:
-        from kg.extractors.model.crossval import cross_validate
+        from kg.extractors.validate import cross_validate
 
         predicted = cross_validate(files, cv, model, names, say)
     results = {}

@@ -15,7 +15,7 @@ from typing import Any, Iterable, Iterator
 
 import networkx as nx
 
-from kg.graph.layout import hex_to_rgb, node_metrics, type_color
+from kg.exporters.layout import hex_to_rgb, node_metrics, type_color
 from kg.exporters.target import Target, text_output
 from kg.registry import exporters
 from kg.graph.views import project

@@ -17,7 +17,7 @@ import networkx as nx
 
 from kg.exporters.html_map import Map, build_map
 from kg.exporters.overview import render_overview
-from kg.graph.layout import OTHER_COLOR, TYPE_COLORS
+from kg.exporters.layout import OTHER_COLOR, TYPE_COLORS
 from kg.exporters.target import Target, text_output
 from kg.registry import exporters
 from kg.text.bounded import strip_prefix

@@ -20,7 +20,7 @@ import igraph
 import networkx as nx
 import numpy as np
 
-from kg.graph.layout import seeded
+from kg.exporters.layout import seeded
 
 Node = Hashable
 CORE_LIMIT = 1500  # entities on the first view

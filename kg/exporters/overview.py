@@ -14,7 +14,7 @@ from typing import Any, Sequence
 import networkx as nx
 
 from kg.exporters.html_map import Map
-from kg.graph.layout import TYPE_COLORS
+from kg.exporters.layout import TYPE_COLORS
 from kg.types import ENTITY_TYPES
 
 TOP = 10

@@ -11,19 +11,10 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-ACRONYM = re.compile(r"(?=(?:[a-z]*[A-Z]){2})[A-Za-z]{2,4}")  # SSL, mAP, ReLU, ADAM: case is meaningful
+from kg.text.keys import acronym_key
+
 STOPWORDS = frozenset("a an and by for from in of on the to via with".split())
 DOMINANT = 0.75  # share of the defining papers that must agree before a short form is read the same elsewhere
-
-
-def acronym_key(form: str) -> str | None:
-    """The key of a short acronym, else None: plural folded (CNNs -> CNN) and letters after the first
-    upper-cased (IMDb, IMDB -> IMDB; ReLu, ReLU -> RELU), so only the first letter's case tells
-    acronyms apart (mAP is not MAP)."""
-    word = form.strip()
-    if len(word) > 2 and word.endswith("s") and word[-2].isupper():
-        word = word[:-1]
-    return word[0] + word[1:].upper() if ACRONYM.fullmatch(word) else None
 
 
 def content_words(long: str) -> list[str]:

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Iterable
 
-from kg.graph.keys import PREPOSITIONS, match_key
+from kg.text.keys import PREPOSITIONS, match_key
 from kg.types import Entity
 
 COMPATIBLE = {"method": {"method", "model"}, "model": {"model", "method"}, "task": {"task"},

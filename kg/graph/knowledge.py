@@ -1,17 +1,13 @@
-"""Background knowledge for resolution, read from `kg.ontology` data: the gazetteer's canonical
-names and aliases, and the generic-term policy (`generic-terms.jsonl`: names that are not entities)."""
+"""Background knowledge for resolution, from `kg.ontology` data (read by kg.ontology.data): the gazetteer's
+canonical names and aliases, and the generic-term policy (`generic-terms.jsonl`: names that are not entities)."""
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from typing import Callable, Iterable
 
-GENERIC_FILE = "generic-terms.jsonl"
-CATEGORIES = ("field", "complexity class", "hyperparameter", "generic object", "organisation", "adjective",
-              "software")
+from kg.ontology.data import gazetteer_entries, generic_entries
 
 
 @dataclass(frozen=True)
@@ -21,34 +17,6 @@ class Knowledge:
     canonical: dict[str, str]
     generic: frozenset[str]
     names: dict[str, str] = field(default_factory=dict)  # canonical key -> the gazetteer's name
-
-
-def read_jsonl(folder, name: str) -> list[dict]:
-    """The objects of one JSONL resource, with a one-line error naming the file and line."""
-    rows = []
-    for number, line in enumerate(folder.joinpath(name).read_text(encoding="utf-8").splitlines(), 1):
-        if line.strip():
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError as error:
-                raise ValueError(f"{name}:{number}: not JSON ({error.msg})") from None
-    return rows
-
-
-def gazetteer_entries(package: str = "kg.ontology") -> list[dict]:
-    """Every gazetteer entry: {"name", "type", "aliases"}."""
-    folder = resources.files(package).joinpath("gazetteer")
-    names = sorted(item.name for item in folder.iterdir() if item.name.endswith(".jsonl"))
-    return [row for name in names for row in read_jsonl(folder, name)]
-
-
-def generic_entries(package: str = "kg.ontology") -> list[dict]:
-    """The generic-term policy: {"name", "aliases", "category", "reason"} per line."""
-    rows = read_jsonl(resources.files(package), GENERIC_FILE)
-    for number, row in enumerate(rows, 1):
-        if row.get("category") not in CATEGORIES or not row.get("reason") or not row.get("name"):
-            raise ValueError(f"{GENERIC_FILE}:{number}: needs name, reason and a category in {', '.join(CATEGORIES)}")
-    return rows
 
 
 def synonym(name: str, alias: str, key: Callable[[str], str]) -> bool:

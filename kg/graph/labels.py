@@ -12,7 +12,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from functools import lru_cache
 
-from kg.graph.keys import match_key
+from kg.text.keys import match_key
 from kg.graph.variants import KIND_SUFFIX, KINDS, PROPER_KINDS
 from kg.text.markup import normalise_whitespace
 

@@ -1,7 +1,7 @@
 """Resolve mentions into corpus-wide entities and paper links.
 
 One entity per concept: a mention's written form is repaired or dropped (`labels.repair`), keyed
-(`keys.surface_key`: acronyms keep their case), read through the paper's own acronym definitions,
+(`kg.text.keys.surface_key`: acronyms keep their case), read through the paper's own acronym definitions,
 the gazetteer's aliases and the corpus's agreed definitions (`acronyms`), then keys naming one concept
 are merged (`variants`). Generic names (`ontology/generic-terms.jsonl`) are not entities. The label is
 the form most papers write (`labels.choose_label`) and the id is `<type>:<slug of the label>`.
@@ -13,15 +13,15 @@ from collections import Counter, defaultdict
 from dataclasses import replace
 from typing import Iterable, Sequence
 
-from kg.graph.acronyms import Definitions, acronym_key, read_definitions, same_meaning
+from kg.graph.acronyms import Definitions, read_definitions, same_meaning
 from kg.graph.broader import with_broader
-from kg.graph.keys import display_form, match_key, normal_form, singular, slug, surface_key
+from kg.text.keys import acronym_key, display_form, match_key, slug, surface_key
 from kg.graph.knowledge import Knowledge, default_knowledge
 from kg.graph.labels import choose_label, repair
 from kg.graph.variants import Union, case_pairs, inverted_pairs, kind_pairs
 from kg.types import ENTITY_TYPES, Entity, Link, Mention, MentionRelation, Relation
 
-__all__ = ["match_key", "normal_form", "resolve", "singular", "slug", "Resolver"]
+__all__ = ["resolve", "Resolver"]
 TYPE_ORDER = {t: i for i, t in enumerate(ENTITY_TYPES)}
 NOT_MEASURES = frozenset("unit network model machine layer algorithm method coefficient architecture "
                          "dataset corpus benchmark".split())  # head nouns of things, not of measures

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable
 
-from kg.graph.acronyms import acronym_key
+from kg.text.keys import acronym_key
 
 KINDS = {  # a name followed by the kind of thing it is; words of one class are synonyms here
     "score": "metric", "scores": "metric", "metric": "metric", "metrics": "metric", "measure": "metric",

@@ -10,8 +10,7 @@ from typing import Iterable
 
 import networkx as nx
 
-from kg.graph.acronyms import acronym_key
-from kg.graph.keys import match_key, surface_key
+from kg.text.keys import acronym_key, match_key, surface_key
 from kg.graph.knowledge import default_knowledge
 from kg.graph.labels import label_problems
 from kg.graph.variants import BLOCKED, KIND_SUFFIX, KINDS

@@ -5,12 +5,11 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from itertools import combinations
-from pathlib import Path
 from typing import Iterable
 
 import networkx as nx
 
-from kg.graph.keys import match_key
+from kg.text.keys import match_key
 from kg.text.markup import strip_markup
 
 CARD_TYPES = ("method", "model", "dataset", "task")

@@ -154,7 +154,7 @@ def open_cache(config: BuildConfig):
     if not config.use_cache:
         return None
     from kg import __version__
-    from kg.run.cache import PaperCache, default_cache_dir, setup_salt
+    from kg.cache.entries import PaperCache, default_cache_dir, setup_salt
 
     salt = setup_salt(extract=config.extract.fingerprint(), model=model_fingerprint(config.model), paperkg=__version__)
     return PaperCache(config.cache_dir or default_cache_dir(), salt)

@@ -40,7 +40,7 @@ class ExtractSpec:
         version = self.version
         if version is None and module:
             version = getattr(importlib.import_module(module), "VERSION", None)
-        from kg.run.cache import code_digest
+        from kg.cache.entries import code_digest
 
         return {"factory": f"{module}.{getattr(self.factory, '__qualname__', repr(self.factory))}",
                 "args": repr(self.args), "kwargs": repr(self.kwargs), "version": version,

@@ -9,7 +9,7 @@ import networkx as nx
 
 from kg.run.atomic import commit, discard, fsync_path, temporary_path
 from kg.run.forked import ForkedError, can_fork, run_forked
-from kg.graph.layout import node_metrics
+from kg.exporters.layout import node_metrics
 from kg.registry import UnknownNameError, exporters, lookup
 from kg.run.timing import stage, timed
 
@@ -106,5 +106,5 @@ def named_error(error: BaseException, path: Path) -> BaseException:
 
 
 def uses_layout(write: Callable) -> bool:
-    """Whether an exporter reads kg.graph.layout's positions and metrics (plug-ins are assumed to)."""
+    """Whether an exporter reads kg.exporters.layout's positions and metrics (plug-ins are assumed to)."""
     return getattr(write, "uses_layout", True)

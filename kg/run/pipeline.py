@@ -15,7 +15,7 @@ from kg.run.engines import EngineOptions, WorkerSpec, run_extraction
 from kg.types import Paper
 
 if TYPE_CHECKING:
-    from kg.run.cache import PaperCache
+    from kg.cache.entries import PaperCache
 
 Progress = Callable[[int], None]
 

@@ -1,6 +1,6 @@
 """The per-paper extraction cache's layout on disk, and inspecting and pruning it (only its own files).
 
-Kept free of spaCy so that `kg cache` starts fast; `kg.run.cache` writes entries where `entry_path` says.
+Kept free of spaCy so that `kg cache` starts fast; `kg.cache.entries` writes entries where `entry_path` says.
 """
 from __future__ import annotations
 

@@ -5,11 +5,11 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from kg.graph.acronyms import acronym_key
 from kg.text.markup import normalise_whitespace
 
 DASHES = re.compile(r"[\u2010-\u2015\u2212_/-]+")
 NON_WORD = re.compile(r"[^\w\s+#.@]+")
+ACRONYM = re.compile(r"(?=(?:[a-z]*[A-Z]){2})[A-Za-z]{2,4}")  # SSL, mAP, ReLU, ADAM: case is meaningful
 KEEP_S = frozenset(
     "analysis basis bias class gas lens loss mass news series species status process physics dynamics "
     "economics robotics linguistics mathematics graphics analytics genomics semantics kinetics mechanics "
@@ -74,6 +74,16 @@ def match_key(name: str) -> str:
 
 
 @lru_cache(maxsize=1 << 16)
+def acronym_key(form: str) -> str | None:
+    """The key of a short acronym, else None: plural folded (CNNs -> CNN) and letters after the first
+    upper-cased (IMDb, IMDB -> IMDB; ReLu, ReLU -> RELU), so only the first letter's case tells
+    acronyms apart (mAP is not MAP)."""
+    word = form.strip()
+    if len(word) > 2 and word.endswith("s") and word[-2].isupper():
+        word = word[:-1]
+    return word[0] + word[1:].upper() if ACRONYM.fullmatch(word) else None
+
+
 def surface_key(name: str) -> str:
     """The key of one written form: a short acronym keeps its case (SSL, mAP), anything else `match_key`."""
     return acronym_key(name) or match_key(name)

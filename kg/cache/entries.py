@@ -10,7 +10,7 @@ from dataclasses import astuple
 from pathlib import Path
 from typing import Any
 
-from kg.run.cache_admin import TEMPORARY_PREFIX, entry_path
+from kg.cache.admin import TEMPORARY_PREFIX, entry_path
 from kg.extraction.interface import Extraction
 from kg.types import Mention, MentionRelation, Paper
 
@@ -43,7 +43,7 @@ def code_digest(*modules: str) -> str:
     everything they import within kg, the data files of those packages and of kg.ontology, and for
     a factory outside kg (a plug-in), its whole top-level package.
     """
-    from kg.run.sources import import_closure, package_files
+    from kg.cache.sources import import_closure, package_files
 
     inside = [m for m in modules if m == "kg" or m.startswith("kg.")]
     outside = sorted({m.split(".")[0] for m in modules} - {"kg"})

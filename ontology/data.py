@@ -1,0 +1,42 @@
+"""The ontology's data files, read once per process: the gazetteer (`gazetteer/*.jsonl`) and the generic-term
+policy (`generic-terms.jsonl`). The extractors' gazetteer and the graph's resolution both read them here."""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+
+PACKAGE = "kg.ontology"
+GENERIC_FILE = "generic-terms.jsonl"
+CATEGORIES = ("field", "complexity class", "hyperparameter", "generic object", "organisation", "adjective",
+              "software")
+
+
+def read_jsonl(folder, name: str) -> list[dict]:
+    """The objects of one JSONL resource, with a one-line error naming the file and line."""
+    rows = []
+    for number, line in enumerate(folder.joinpath(name).read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError as error:
+                raise ValueError(f"{name}:{number}: not JSON ({error.msg})") from None
+    return rows
+
+
+@lru_cache(maxsize=4)
+def gazetteer_entries(package: str = PACKAGE) -> tuple[dict, ...]:
+    """Every gazetteer entry: {"name", "type", "aliases"}, file by file in name order (do not modify them)."""
+    folder = resources.files(package).joinpath("gazetteer")
+    names = sorted(item.name for item in folder.iterdir() if item.name.endswith(".jsonl"))
+    return tuple(row for name in names for row in read_jsonl(folder, name))
+
+
+@lru_cache(maxsize=4)
+def generic_entries(package: str = PACKAGE) -> tuple[dict, ...]:
+    """The generic-term policy: {"name", "aliases", "category", "reason"} per line."""
+    rows = read_jsonl(resources.files(package), GENERIC_FILE)
+    for number, row in enumerate(rows, 1):
+        if row.get("category") not in CATEGORIES or not row.get("reason") or not row.get("name"):
+            raise ValueError(f"{GENERIC_FILE}:{number}: needs name, reason and a category in {', '.join(CATEGORIES)}")
+    return tuple(rows)
