@@ -12,6 +12,15 @@ from kg.extraction.interface import prepare
 from kg.types import Paper
 from tests.support import build_graph, under_hash_seeds
 
+SLOW_FIXTURES = frozenset({"browser", "seed_build"})  # headless Chromium; a build of the whole seeds folder
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests that use a slow fixture are `slow` (left out by `-m "not slow"`), besides those marked by hand."""
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
 
 @pytest.fixture(scope="session", autouse=True)
 def private_cache_dir(tmp_path_factory) -> Path:

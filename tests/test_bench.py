@@ -1,6 +1,8 @@
 """`kg bench` smoke test on a tiny corpus (speed is measured by the benchmark, not by tests)."""
 from __future__ import annotations
 
+import pytest
+
 import json
 from pathlib import Path
 
@@ -23,6 +25,7 @@ def test_synthetic_corpus_is_deterministic_recombination() -> None:
         assert set(record["abstract"].replace("! ", "!|").replace(". ", ".|").replace("? ", "?|").split("|")) <= sentences
 
 
+@pytest.mark.slow
 def test_bench_runs_every_measurement_on_a_tiny_corpus(listing: Path, tmp_path: Path) -> None:
     report = tmp_path / "bench.json"
     result = runner.invoke(app, ["bench", str(listing), "--jobs", "2", "--json", str(report)])

@@ -135,6 +135,7 @@ def test_a_folder_without_exports_fails(tmp_path: Path) -> None:
     assert kg_check(tmp_path / "absent")[0] == 1
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CHROMIUM, reason="chromium is not installed (apt-get install -y chromium)")
 def test_browser_passes_the_seed_page_and_fails_a_broken_one(seeds: Path) -> None:
     code, lines = kg_check(seeds, "--no-shacl", "--browser")

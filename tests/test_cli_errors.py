@@ -92,3 +92,18 @@ def test_a_query_file_that_is_not_text_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "q.rq").write_bytes(b"\xff\xfe\x00")
     result = runner.invoke(app, ["query", str(ROOT / "exports" / "graph.ttl"), str(tmp_path / "q.rq")])
     assert "not a UTF-8 text file" in one_error_line(result)
+
+
+def test_importing_or_running_the_cli_leaves_the_process_as_it_was() -> None:
+    """Bug: importing kg.cli.main reconfigured stdout/stderr and patched typer for the whole process."""
+    code = ("import sys, typer.core as core\n"
+            "state = lambda: (sys.stdout.errors, sys.stderr.errors, core.TyperOption.display_type_rich,"
+            " core.TyperArgument.display_type_rich)\n"
+            "before = state()\n"
+            "import kg.cli.main as cli\n"
+            "assert state() == before, 'import'\n"
+            "from typer.testing import CliRunner\n"
+            "assert 'Usage' in CliRunner().invoke(cli.app, ['build', '--help']).output\n"
+            "assert state() == before, 'run'\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

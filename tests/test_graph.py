@@ -1,7 +1,7 @@
 """The networkx graph follows its contract."""
 import pytest
 
-from kg.graph.build import Evidence, paper_label, to_networkx
+from kg.graph.build import Evidence, to_networkx
 from kg.types import Entity, Link, Mention, MentionRelation, Paper, Relation
 
 ABSTRACT = "We propose FooNet. FooNet is evaluated on ImageNet."
@@ -54,8 +54,21 @@ def test_relation_edges_carry_the_sentence_as_evidence() -> None:
     ("\\cite{" + "key," * 400 + "} ", 10),  # a 1,600-character citation first: the label reads further
 ])
 def test_paper_label_is_short_and_markup_free(opening: str, repeats: int) -> None:
-    label = paper_label(Paper("x", opening + r"We introduce \textbf{Widget}, " + "a very long sentence " * repeats))
-    assert label.startswith("We introduce Widget, a very long") and label.endswith("…") and len(label) <= 61
+    paper = Paper("x", opening + r"We introduce \textbf{Widget}, " + "a very long sentence " * repeats)
+    label = to_networkx([paper], [], []).nodes["paper:x"]["label"]
+    assert label.startswith("Widget, a very long") and label.endswith("…") and len(label) <= 61  # opening verb dropped
+
+
+def test_a_title_less_label_is_made_once(monkeypatch) -> None:
+    """Bug: the graph computed a label from the abstract that kg.graph.paper_labels always replaced."""
+    from kg.text import markup
+
+    calls = []
+    strip = markup.strip_markup
+    monkeypatch.setattr(markup, "strip_markup", lambda text, *args: calls.append(text) or strip(text, *args))
+    graph = to_networkx([Paper("x", "We introduce Widget, a parser."), Paper("y", "Body.", title="T")], [], [])
+    assert graph.nodes["paper:x"]["label"] == "Widget, a parser" and graph.nodes["paper:y"]["label"] == "T"
+    assert len(calls) == 1
 
 
 def relation_graph(stated: dict[str, list[str]]):

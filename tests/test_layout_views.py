@@ -104,6 +104,7 @@ def test_unknown_view_names_the_choices(make_graph):
     assert VIEWS == ("full", "papers", "entities")
 
 
+@pytest.mark.slow
 def test_large_graph_layout_is_identical_under_any_hash_seed():
     """Communities and positions beyond SPRING_LIMIT don't depend on set or hash order."""
     assert build_large_graph().number_of_nodes() > layout.SPRING_LIMIT

@@ -224,6 +224,17 @@ def test_generic_terms_are_not_entities():
         ("p1", "model:glorp-net"), ("p2", "model:wobble-sampling"), ("p3", "model:wobble-sampling")}
 
 
+def test_knowledge_from_an_iterator_equals_knowledge_from_a_list():
+    """Bug: build_knowledge read the gazetteer twice, so an iterator left the canonical names (known_alike) empty."""
+    from kg.graph.knowledge import build_knowledge
+    from kg.text.keys import surface_key
+
+    entries = [{"name": "area under the curve", "type": "metric", "aliases": ["AUC"]},
+               {"name": "Zorb corpus", "type": "dataset", "aliases": []}]
+    from_list = build_knowledge(entries, [], surface_key)
+    assert from_list.names and build_knowledge(iter(entries), iter([]), surface_key) == from_list
+
+
 def test_generic_policy_is_documented_data():
     from kg.graph.knowledge import default_knowledge
     from kg.ontology.data import CATEGORIES, generic_entries

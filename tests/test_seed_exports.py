@@ -58,6 +58,7 @@ def searchable_entity(graph: nx.DiGraph) -> tuple[str, str]:
     raise AssertionError("no entity label is unique as a search prefix")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("checks", [lambda d: check_ttl(d / "graph.ttl", shacl=False),
                                     lambda d: check_graphml(d / "graph.graphml"),
                                     lambda d: check_html(d / "graph.html")], ids=["ttl", "graphml", "html"])
@@ -66,6 +67,7 @@ def test_kg_check_passes_every_file(exports: Path, checks) -> None:
     assert failed == []
 
 
+@pytest.mark.slow
 def test_rdf_conforms_to_the_shacl_shapes(exports: Path) -> None:
     data = rdflib.Graph().parse(exports / "graph.ttl")
     if exports == SEEDS:

@@ -236,6 +236,7 @@ def training_examples(nlp):
     return examples
 
 
+@pytest.mark.slow
 def test_training_is_deterministic_and_learns_its_examples(nlp, tmp_path):
     pytest.importorskip("scipy")
     from kg.extractors.model.training import train
@@ -277,3 +278,31 @@ def test_cross_validation_sends_each_paper_through_its_own_folds_weights(nlp, tm
         mentions, _ = extract(doc, DocContext(paper_id, context.clean, context.abbreviations))
         found[paper_id] = {m.type for m in mentions}
     assert found == {"p": set(), "q": {"task"}}
+
+
+@pytest.mark.slow
+def test_kg_train_writes_to_the_user_data_folder_never_the_package(tmp_path):
+    """Bug: `kg train` without --out overwrote the weights inside the installed package."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("scipy")
+    from kg.extractors.model.weights import default_path
+
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("".join(json.dumps({"id": f"p{i}", "text": text, "entities": entities}) + "\n"
+                            for i, (text, entities) in enumerate(TRAIN)), encoding="utf-8")
+    shipped = default_path().read_bytes()
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
+    try:
+        done = subprocess.run([sys.executable, "-m", "kg", "train", str(gold)], capture_output=True, text=True, env=env)
+        written = tmp_path / "data" / "paperkg" / "span_model.npz"
+        assert done.returncode == 0, done.stderr
+        assert written.is_file() and str(written) in done.stderr and "--weights" in done.stderr
+        assert default_path().read_bytes() == shipped
+        assert load_model(written).threshold == pytest.approx(0.4)  # what kg build --weights reads
+    finally:
+        if default_path().read_bytes() != shipped:  # without the fix: put the shipped weights back
+            default_path().write_bytes(shipped)

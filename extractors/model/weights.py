@@ -14,7 +14,9 @@ from kg.errors import UserError
 from kg.extractors.model.features import BITS
 from kg.extractors.model.linear import LABELS, Linear, SpanModel
 
-WEIGHTS = "weights/span_model.npz"  # inside this package; regenerate: kg train <gold> --out extractors/model/weights/span_model.npz
+WEIGHTS = "weights/span_model.npz"  # shipped inside this package; regenerated with `kg train GOLD... --out
+# extractors/model/weights/span_model.npz` in a checkout (README "The span model")
+TRAINED = "span_model.npz"  # what `kg train` writes in the user's data folder when no --out is given
 ARRAYS = ("types_sparse", "types_bias", "roles_sparse", "roles_bias", "threshold")
 ZIP_DATE = (2026, 1, 1, 0, 0, 0)  # fixed, so the same weights give the same bytes
 
@@ -26,6 +28,13 @@ class ModelError(UserError):
 def default_path() -> Path:
     """The weights shipped in the package."""
     return Path(str(resources.files("kg.extractors.model").joinpath(WEIGHTS)))
+
+
+def trained_path() -> Path:
+    """Where `kg train` writes by default: the user's data folder (platformdirs), never the installed package."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("paperkg")) / TRAINED
 
 
 def save_model(model: SpanModel, path: Path) -> None:

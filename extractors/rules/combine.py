@@ -4,7 +4,6 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right, insort
 from collections import defaultdict
 from dataclasses import replace
-from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
@@ -21,7 +20,6 @@ PREFIX_TYPES = frozenset({"dataset", "metric", "model"})  # as a leading modifie
 SETTING_TYPES = frozenset({"dataset", "metric"})  # ... also before another name (`ImageNet FID`, not `BERT-Large`)
 
 
-normal_key = lru_cache(maxsize=1 << 16)(normal_form)  # a pure function of the surface; repeated within a paper
 
 
 def drop_prefixed(entities: list[Candidate], text: str = "") -> list[Candidate]:
@@ -83,7 +81,7 @@ def by_end(candidates: list[Candidate]) -> dict[int, list[Candidate]]:
 def group_keys(text: str, chosen: list[Candidate], abbreviations: Iterable[Abbreviation]) -> list[str]:
     """A key per chosen span: its normal form, with defined short forms mapped to their long forms."""
     longs = {normal_form(a.short): normal_form(a.long) for a in abbreviations}
-    return [longs.get(k, k) for k in (normal_key(text[c.start:c.end]) for c in chosen)]
+    return [longs.get(k, k) for k in (normal_form(text[c.start:c.end]) for c in chosen)]
 
 
 def unify_types(chosen: list[Candidate], typed: list[Candidate], keys: list[str]) -> list[str]:

@@ -7,12 +7,11 @@ from functools import lru_cache
 from spacy.tokens import Doc, Span
 
 from kg.extraction.doccache import attrs
-from kg.extractors.rules.lexicon import DATASET_HEADS, HEAD_TYPES, METHOD_HEADS, METRIC_HEADS, MODEL_HEADS, MODEL_SIZE
+from kg.extractors.rules.lexicon import HEAD_TYPES, MODEL_SIZE
 from kg.text.keys import singular
 
 # Heads that, right after a name, say what the name is ("Foo dataset", "Bar-7B model", "Baz loss").
-KIND_HEADS = {**{w: "method" for w in METHOD_HEADS}, **{w: "model" for w in MODEL_HEADS},
-              **{w: "dataset" for w in DATASET_HEADS}, **{w: "metric" for w in METRIC_HEADS}}
+KIND_HEADS = {word: kind for word, kind in HEAD_TYPES.items() if kind != "task"}  # the same type as HEAD_TYPES
 SHAPES = (
     (re.compile(r"(?i)(?:bench|set|corpus|data|qa|world|eval|arena|gym)$|-LT$"), "dataset"),
     (re.compile(r"@|^(?:mAP|BLEU|ROUGE\S*|F1|AUC\S*)$"), "metric"),

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import re
 
-from spacy.tokens import Doc, Span
 
 BRACKETS = re.compile(r"\[([^\[\]]{2,120})\]")
 CITATION_ITEM = re.compile(r"^(?:[A-Z][A-Za-z+]*\d{2}(?:\d{2})?[a-z]?|.*\bet al\b.*|.*\b(?:19|20)\d{2}[a-z]?)$")
@@ -35,11 +34,6 @@ def inside(start: int, end: int, ranges: list[tuple[int, int]]) -> bool:
     return any(a <= start and end <= b for a, b in ranges)
 
 
-def is_reference(span: Span) -> bool:
-    """`Theorem 2`, `Table 3`: a pointer into the paper."""
-    return span[0].text in REFERENCE_WORDS
-
-
 def is_modifier_compound(word: str) -> bool:
     """A hyphenated modifier, not a name: `GAN-based`, `RL-only`, `non-Gaussian`, `multi-GPU`, `text-to-SQL`."""
     parts = word.split("-")
@@ -59,12 +53,8 @@ def is_combination(word: str) -> bool:
     return bool(COMBINATION.search(word))
 
 
-def skipped(doc: Doc, span: Span, citations: list[tuple[int, int]]) -> bool:
-    """Whether a shape-found span is a citation key, a cross-reference, a modifier compound or a combination."""
-    return skipped_text(span.text, span[0].text, span.start_char, span.end_char, citations)
-
-
 def skipped_text(text: str, first: str, start_char: int, end_char: int, citations: list[tuple[int, int]]) -> bool:
-    """`skipped` from the span's text, its first token's text and its character offsets."""
+    """Whether a shape-found span (its text, its first token's text, its character offsets) is a citation key,
+    a cross-reference, a modifier compound or a combination."""
     return (inside(start_char, end_char, citations) or first in REFERENCE_WORDS
             or (len(text.split()) == 1 and (is_modifier_compound(text) or is_combination(text))))

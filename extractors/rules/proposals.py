@@ -8,7 +8,7 @@ from spacy.tokens import Doc, Span, Token
 from kg.extractors.rules.cues import context_type, shape_type
 from kg.extraction.doccache import attrs, cached, sentence_of
 from kg.extractors.rules.lexicon import PROPOSAL_VERBS
-from kg.extractors.rules.shapes import is_capital, title_ranges
+from kg.extractors.rules.shapes import capital, title_ranges
 from kg.extraction.interface import Candidate, DocContext, cue
 from kg.registry import extractors
 
@@ -189,7 +189,7 @@ def emphasised_names(doc: Doc, emphasis: tuple[tuple[int, int], ...]) -> Iterato
             continue
         if any((t.is_punct and t.text not in "-–") or t.pos_ in CLAUSE_POS for t in span):
             continue
-        if any(is_capital(t) for t in span) or (len(span) > 1 and shape_type(span.text)) or presenting(doc, span.start):
+        if any(capital(t.text, t.is_title and t.is_alpha) for t in span) or (len(span) > 1 and shape_type(span.text)) or presenting(doc, span.start):
             yield span  # lower-case emphasis elsewhere is mere stress (`studies the \emph{hierarchy}`)
 
 

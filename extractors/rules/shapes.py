@@ -6,7 +6,7 @@ from functools import lru_cache
 from itertools import compress
 from typing import Callable, Iterator
 
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc
 
 from kg.extractors.rules.cues import range_type
 from kg.extraction.doccache import Attrs, attrs, cached, span_text, text as doc_text
@@ -87,7 +87,7 @@ def versions_after(texts: list[str], words: list[tuple[int, int]], surfaces: lis
 
 
 def coined_ranges(doc: Doc) -> Iterator[tuple[int, int]]:
-    """Token ranges of `coined_spans`."""
+    """Token ranges of coined words and of capitalised names followed by versions, with their version words."""
     a, full = attrs(doc), doc_text(doc)
     texts, idx, sent_start = a.text, a.idx, a.sent_start
     words = word_spans(doc)
@@ -101,19 +101,9 @@ def coined_ranges(doc: Doc) -> Iterator[tuple[int, int]]:
             yield start, words[index + extra][1]
 
 
-def coined_spans(doc: Doc) -> Iterator[Span]:
-    """Coined words and capitalised names followed by versions, with their version words."""
-    for start, end in coined_ranges(doc):
-        yield doc[start:end]
-
-
-def title_spans(doc: Doc) -> list[Span]:
-    """Runs of two or more Title-Case or coined tokens, with inner connectors (of, for, with, -); cached per Doc."""
-    return [doc[a:b] for a, b in cached(doc, "title_spans", title_ranges)]
-
-
 def title_ranges(doc: Doc) -> list[tuple[int, int]]:
-    """Token ranges of the Title-Case runs (see `title_spans`)."""
+    """Token ranges of runs of two or more Title-Case or coined tokens, with inner connectors (of, for, with, -);
+    cached per Doc as "title_spans"."""
     a = attrs(doc)
     n, texts, lower, space = len(a.text), a.text, a.lower, a.space
     cap, found, i = capitals(doc), [], 0
@@ -136,45 +126,28 @@ def title_ranges(doc: Doc) -> list[tuple[int, int]]:
 
 
 def capitals(doc: Doc) -> list[bool]:
-    """`is_capital` of every token."""
+    """`capital` of every token."""
     a = attrs(doc)
     return [capital(t, title and alpha) for t, title, alpha in zip(a.text, a.title, a.alpha)]
 
 
 @lru_cache(maxsize=1 << 16)
 def capital(text: str, title_word: bool) -> bool:
-    """`is_capital` from a token's text and whether it is a Title-Case alphabetic word."""
+    """A capitalised or coined word, from a token's text and whether it is a Title-Case alphabetic word."""
     if text in NOT_NAMES:
         return False
     return is_coined(text) or title_word
 
 
-def lone_initial(doc: Doc, i: int, cap: list[bool]) -> bool:
-    """A sentence-initial capital not followed by another capital (`Experiments on ImageNet`)."""
-    return initial_alone(attrs(doc), i, cap)
-
-
 def initial_alone(a: Attrs, i: int, cap: list[bool]) -> bool:
-    """`lone_initial` on the Doc's attributes."""
+    """A sentence-initial capital not followed by another capital (`Experiments on ImageNet`)."""
     if not a.sent_start[i] or is_coined(a.text[i]):
         return False
     return a.pos[i] in FUNCTION_POS or i + 1 >= len(a.text) or not cap[i + 1]
 
 
-def is_capital(token) -> bool:
-    """A capitalised or coined word token."""
-    if token.text in NOT_NAMES:
-        return False
-    return is_coined(token.text) or (token.is_title and token.is_alpha)
-
-
-def is_connector(doc: Doc, i: int, cap: list[bool]) -> bool:
-    """A hyphen or a lower-case function word between capitalised words."""
-    return connects(attrs(doc), i, cap)
-
-
 def connects(a: Attrs, i: int, cap: list[bool]) -> bool:
-    """`is_connector` on the Doc's attributes."""
+    """A hyphen or a lower-case function word between capitalised words."""
     texts, lower, n = a.text, a.lower, len(a.text)
     words = lower[i] in CONNECTORS
     previous = i - 1

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import contextmanager
+from typing import Iterator
 
 import typer
 from typer.core import TyperGroup
@@ -27,13 +29,26 @@ def fail(message: str, code: int = EXIT_FAILURE) -> typer.Exit:
     return typer.Exit(code)
 
 
-def survive_any_encoding() -> None:
-    """Let stdout and stderr print any text whatever the terminal's encoding (unencodable characters escaped)."""
+@contextmanager
+def survive_any_encoding() -> Iterator[None]:
+    """While a command runs, stdout and stderr print any text whatever the terminal's encoding (unencodable
+    characters escaped); their error handlers are restored after, so embedding `kg` changes nothing."""
+    previous = []
     for stream in (sys.stdout, sys.stderr):
         try:
+            errors = stream.errors
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+            previous.append((stream, errors))
         except (AttributeError, ValueError, OSError):  # not a TextIOWrapper (a test runner's capture)
             pass
+    try:
+        yield
+    finally:
+        for stream, errors in previous:
+            try:
+                stream.reconfigure(errors=errors)  # type: ignore[union-attr]
+            except (AttributeError, ValueError, OSError):
+                pass
 
 
 def describe(error: BaseException) -> str:
@@ -47,7 +62,14 @@ def describe(error: BaseException) -> str:
 
 
 class ErrorHandlingGroup(TyperGroup):
-    """A command group whose subcommands' errors end as one line and exit 1, never a traceback."""
+    """A command group whose subcommands' errors end as one line and exit 1, never a traceback; stdout's
+    encoding errors and typer's help types are adjusted only while it runs (importing kg changes nothing)."""
+
+    def main(self, *args, **kwargs):
+        from kg.cli.help import plain_help_types
+
+        with survive_any_encoding(), plain_help_types():
+            return super().main(*args, **kwargs)
 
     def invoke(self, ctx: typer.Context):
         try:

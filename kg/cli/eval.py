@@ -74,7 +74,7 @@ def eval_command(
                                 "build every paper in one graph with the model that did not see it, "
                                 "report each file."),
     weights: Optional[Path] = typer.Option(None, "--weights", metavar="FILE",
-                                           help="Span model weights (default: the shipped ones; see kg train)."),
+                                           help="Span model weights, e.g. what kg train wrote (default: the shipped ones)."),
 ) -> None:
     """Build the graph of gold files' abstracts and score entities, roles and linking (per file)."""
     from kg.quality.evaluate import gold_items, score

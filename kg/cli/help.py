@@ -1,6 +1,9 @@
 """Shared pieces of the `--help` pages."""
 from __future__ import annotations
 
+from contextlib import contextmanager
+from typing import Iterator
+
 
 EXIT_CODES = "Exit codes: 0 success, 1 failure or bad input (one line on stderr), 2 usage error."
 
@@ -16,18 +19,19 @@ def examples(*lines: str) -> str:
     return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines) + "\n\n" + EXIT_CODES
 
 
-def plain_help_types() -> None:
-    """Help pages show nothing in the type column for flags and named arguments (`--json`, `GOLD`) instead of
-    typer's Python type names (`<bool>`, `<list[Path]>`); options keep their metavar (FILE, N) or choices.
-    A no-op on typer versions without rich type columns."""
+@contextmanager
+def plain_help_types() -> Iterator[None]:
+    """While `kg` runs, help pages show nothing in the type column for flags and named arguments (`--json`,
+    `GOLD`) instead of typer's Python type names (`<bool>`, `<list[Path]>`); options keep their metavar (FILE, N)
+    or choices. typer is restored after. A no-op on typer versions without rich type columns."""
     from typer import core
 
     option, argument = getattr(core, "TyperOption", None), getattr(core, "TyperArgument", None)
-    if option is None or argument is None or not hasattr(option, "display_type_rich"):
+    if option is None or argument is None or not hasattr(option, "display_type_rich") \
+            or getattr(option.display_type_rich, "plain", False):
+        yield
         return
-    if getattr(option.display_type_rich, "plain", False):
-        return
-    typed = option.display_type_rich
+    typed, argument_typed = option.display_type_rich, argument.display_type_rich
 
     def option_type(self, ctx):
         return None if self.is_flag else typed(self, ctx)
@@ -37,3 +41,7 @@ def plain_help_types() -> None:
 
     option_type.plain = argument_type.plain = True
     option.display_type_rich, argument.display_type_rich = option_type, argument_type
+    try:
+        yield
+    finally:
+        option.display_type_rich, argument.display_type_rich = typed, argument_typed

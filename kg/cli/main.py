@@ -16,9 +16,9 @@ from kg import __version__
 from kg.cli.bench import bench_command
 from kg.cli.cache import cache_app
 from kg.cli.check import check_command
-from kg.cli.errors import EXIT_USAGE, ErrorHandlingGroup, fail, survive_any_encoding
+from kg.cli.errors import EXIT_USAGE, ErrorHandlingGroup, fail
 from kg.cli.eval import eval_command
-from kg.cli.help import EXTRACTORS_HELP, examples, plain_help_types
+from kg.cli.help import EXTRACTORS_HELP, examples
 from kg.cli.lint import lint_command
 from kg.cli.query import query_command
 from kg.cli.train import train_command
@@ -26,9 +26,6 @@ from kg.cli.serve import serve_command
 from kg.nlp import DEFAULT_MODEL
 from kg.text.iri import base_iri_problem
 from kg.types import DEFAULT_BASE_IRI
-
-survive_any_encoding()
-plain_help_types()
 
 app = typer.Typer(cls=ErrorHandlingGroup, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Build a knowledge graph from paper abstracts.",
@@ -90,7 +87,7 @@ def build(
     no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the extraction cache."),
     extractor_names: str = typer.Option("", "--extractors", metavar="NAME,...", help=EXTRACTORS_HELP),
     weights: Optional[Path] = typer.Option(None, "--weights", metavar="FILE",
-                                           help="Span model weights (default: the shipped ones; see kg train)."),
+                                           help="Span model weights, e.g. what kg train wrote (default: the shipped ones)."),
 ) -> None:
     """Read abstracts, extract entities, link them and write the graph exports."""
     problem = base_iri_problem(base_iri)
@@ -116,7 +113,9 @@ app.command("eval", epilog=examples("kg eval gold.jsonl", "kg eval gold.jsonl --
                                     "kg eval gold.jsonl --json --extractors rules",
                                     "kg eval a.jsonl b.jsonl --cv 5"))(eval_command)
 app.command("train", epilog=examples("kg train gold/*.jsonl",
-                                     "kg train gold/*.jsonl --out /tmp/weights.npz"))(train_command)
+                                     "kg train gold/*.jsonl --out weights.npz",
+                                     "kg build seeds/ --out out/ --weights weights.npz",
+                                     "kg train gold/*.jsonl --out extractors/model/weights/span_model.npz"))(train_command)
 app.command("bench", epilog=examples("kg bench", "kg bench corpus.jsonl --runs 3 --jobs 2",
                                      "kg bench corpus.jsonl --synthetic 50000 --no-parse --no-incremental"))(bench_command)
 app.command("query", epilog=examples("kg query exports/graph.ttl --list",

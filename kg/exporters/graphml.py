@@ -19,6 +19,7 @@ from kg.exporters.layout import hex_to_rgb, node_metrics, type_color
 from kg.exporters.target import Target, text_output
 from kg.registry import exporters
 from kg.graph.views import project
+from kg.text.shorten import shorten as shorten_text
 
 NAMESPACE = "http://graphml.graphdrawing.org/xmlns"
 SCHEMA = f"{NAMESPACE} {NAMESPACE}/1.0/graphml.xsd"
@@ -67,7 +68,7 @@ def convert(value: Any, kind: str) -> str | None:
 def shorten(text: str, limit: int = EVIDENCE_LENGTH) -> str:
     """Whitespace collapsed and cut to `limit` characters with an ellipsis."""
     text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    return shorten_text(text, limit)
 
 
 def node_values(H: nx.Graph, seed: int) -> Iterable[tuple[Any, dict[str, Any]]]:

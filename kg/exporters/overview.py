@@ -15,6 +15,7 @@ import networkx as nx
 
 from kg.exporters.html_map import Map
 from kg.exporters.layout import TYPE_COLORS
+from kg.text.shorten import shorten
 from kg.types import ENTITY_TYPES
 
 TOP = 10
@@ -26,7 +27,7 @@ WIDTH, ROW, LABEL_WIDTH = 440, 20, 190
 
 def cut(text: str, limit: int = 30) -> str:
     """Text shortened to `limit` characters for a chart label."""
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    return shorten(text, limit)
 
 
 def bar_chart(title: str, rows: Sequence[tuple[str, int, str, dict[str, Any]]], unit: str = "papers",

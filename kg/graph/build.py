@@ -34,8 +34,6 @@ import networkx as nx
 from kg.graph.paper_labels import label_papers
 from kg.types import DEFAULT_BASE_IRI, Entity, Link, Mention, Paper, Relation  # noqa: F401  (DEFAULT_BASE_IRI: re-exported)
 
-LABEL_LENGTH = 60
-LABEL_SOURCE = 300  # raw characters first read for a title-less label (whole abstracts: 20 s at 50k papers)
 
 
 class Evidence(NamedTuple):
@@ -52,23 +50,6 @@ class Evidence(NamedTuple):
 def paper_node(paper_id: str) -> str:
     """The node id of a paper."""
     return f"paper:{paper_id}"
-
-
-def paper_label(paper: Paper) -> str:
-    """The title, else the abstract's first words (markup kept out), shortened."""
-    if paper.title:
-        return paper.title
-    from kg.text.markup import normalise_whitespace, strip_markup
-
-    source = LABEL_SOURCE
-    text = normalise_whitespace(strip_markup(paper.abstract[:source]).text)
-    while len(text) <= LABEL_LENGTH + 10 and source < len(paper.abstract):  # markup-dense: read more
-        source *= 4
-        text = normalise_whitespace(strip_markup(paper.abstract[:source]).text)
-    if len(text) <= LABEL_LENGTH:
-        return text
-    cut = text.rfind(" ", 0, LABEL_LENGTH)
-    return text[: cut if cut > 20 else LABEL_LENGTH].rstrip(" ,;:.") + "…"
 
 
 def evidence_of(mention: Mention) -> Evidence:
@@ -91,7 +72,7 @@ def to_networkx(
     for paper in papers:
         abstracts[paper.id] = paper.abstract
         graph.add_node(
-            paper_node(paper.id), kind="paper", paper_id=paper.id, label=paper_label(paper),
+            paper_node(paper.id), kind="paper", paper_id=paper.id, label=paper.title or "",  # title-less papers: label_papers below
             abstract=paper.abstract, title=paper.title, year=paper.year, venue=paper.venue,
             url=paper.url, authors=paper.authors, sources=tuple(str(s) for s in paper.sources), papers=1,
         )

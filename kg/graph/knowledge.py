@@ -30,6 +30,7 @@ def synonym(name: str, alias: str, key: Callable[[str], str]) -> bool:
 
 def build_knowledge(gazetteer: Iterable[dict], generic: Iterable[dict], key: Callable[[str], str]) -> Knowledge:
     """Index both lists by `key`; an alias two gazetteer entries claim maps to neither."""
+    gazetteer = tuple(gazetteer)  # read twice below: an iterator would leave `names` (and known_alike) empty
     claims: dict[str, set[str]] = {}
     for entry in gazetteer:
         target = key(entry["name"])

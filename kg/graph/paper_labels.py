@@ -13,6 +13,8 @@ from collections import Counter
 
 import networkx as nx
 
+from kg.text.shorten import shorten
+
 NAME_LENGTH = 48  # longer proposed "names" are descriptions, not names
 KEY_WORDS = 3  # entities joined into a key-word label
 KEY_LENGTH = 60
@@ -78,9 +80,7 @@ def opening_words(abstract: str, limit: int = KEY_LENGTH) -> str:
 
     text = normalise_whitespace(strip_markup(abstract[:OPENING_SOURCE]).text)
     text = BOILERPLATE.sub("", text, count=1) or text
-    if len(text) > limit:
-        cut = text.rfind(" ", 0, limit)
-        text = text[: cut if cut > limit // 3 else limit].rstrip(" ,;:.") + "…"
+    text = shorten(text, limit, strip=" ,;:.", at_word=True)
     return (text[:1].upper() + text[1:]).rstrip(" ,;:.")
 
 

@@ -13,6 +13,7 @@ import unicodedata
 
 from kg.io.jsonline import BigInteger
 from kg.text.markup import normalise_whitespace, remove_control_characters
+from kg.text.shorten import shorten
 
 MAX_ID_LENGTH = 256
 MAX_FIELD_LENGTH = 10_000  # title, venue, url and each author name
@@ -27,7 +28,7 @@ Read = tuple[object, "str | None"]
 def shown(value: object, limit: int = 40) -> str:
     """A short printable rendering of a value for a warning."""
     text = repr(value) if not isinstance(value, (dict, list)) else type(value).__name__
-    return text if len(text) <= limit else f"{text[:limit]}…"
+    return shorten(text, limit + 1, strip="")  # at most `limit` characters and the "…"
 
 
 def kind_of(value: object) -> str:

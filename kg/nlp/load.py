@@ -71,9 +71,3 @@ def blank_pipeline() -> Language:
     nlp = spacy.blank("en")
     nlp.add_pipe("sentencizer")
     return nlp
-
-
-def model_name(nlp: Language) -> str:
-    """A short `name-version` label of the pipeline, for summaries and cache keys."""
-    meta = nlp.meta
-    return f"{meta.get('lang', 'xx')}_{meta.get('name', 'pipeline')}-{meta.get('version', '0')}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from kg.errors import UserError
+from kg.text.shorten import shorten
 
 UPDATE_FORMS = ("INSERT", "DELETE", "LOAD", "CLEAR", "CREATE", "DROP", "COPY", "MOVE", "ADD", "WITH")
 LEXEMES = re.compile(r'"""(?:[^"\\]|\\.|"(?!""))*"""' r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
@@ -68,8 +69,8 @@ def syntax_message(error: Exception, text: str) -> str:
     line, column, detail = int(found[1]), int(found[2]), found[3]
     if "Prefix not found" in detail:
         detail = "undeclared prefix (add a PREFIX line)"
-    elif len(detail) > 160:
-        detail = detail[:159] + "…"
+    else:
+        detail = shorten(detail, 160, strip="")
     lines = text.splitlines() or [""]
     near = lines[line - 1][max(column - 1, 0):][:30].strip() if 0 < line <= len(lines) else ""
     return f"bad SPARQL query at line {line}, column {column}: {detail}" + (f' (at "{near}")' if near else "")

@@ -25,6 +25,7 @@ from typing import Any, Callable, Collection, Mapping, Sequence
 import pyoxigraph as ox
 
 from kg.query.checks import QueryError, QueryUsageError, refuse_unsafe, syntax_message
+from kg.text.shorten import shorten
 
 Row = tuple[Any, ...]
 ENGINES = ("oxigraph", "rdflib")
@@ -255,4 +256,4 @@ def format_rows(columns: Sequence[str], rows: Sequence[Row], fmt: str = "table")
 def cell(value: Any) -> str:
     """One table cell: on one line, shortened to CELL_WIDTH."""
     text = "" if value is None else " ".join(str(value).split())
-    return text if len(text) <= CELL_WIDTH else text[: CELL_WIDTH - 1] + "…"
+    return shorten(text, CELL_WIDTH, strip="")
