@@ -91,6 +91,7 @@ def test_a_second_build_into_the_same_folder_fails_naming_the_holder(tmp_path: P
     assert not (out / LOCK_NAME).exists()
 
 
+@pytest.mark.slow
 def test_concurrent_cli_builds_into_one_folder_leave_one_whole_export(tmp_path: Path, listing: Path) -> None:
     """Three `kg build`s at once: each succeeds or fails with one line; the files come from one build."""
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}

@@ -75,6 +75,7 @@ def build_files(corpus: Path, out: Path, *options: str) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(out.iterdir())}
 
 
+@pytest.mark.slow
 def test_outputs_are_byte_identical_across_jobs_engines_and_cache(corpus: Path, tmp_path: Path) -> None:
     reference = build_files(corpus, tmp_path / "ref", "--no-cache")
     cache = str(tmp_path / "cache")

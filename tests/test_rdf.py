@@ -134,6 +134,7 @@ def test_two_writes_are_byte_identical(tmp_path: Path, suffix: str) -> None:
     assert (tmp_path / f"a.{suffix}").read_bytes() == (tmp_path / f"b.{suffix}").read_bytes()
 
 
+@pytest.mark.slow
 def test_output_does_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
     script = ("import hashlib, sys, tempfile; from pathlib import Path\n"
               "from tests.support import rdf_graph\nfrom kg.exporters.rdf import write_jsonld, write_ntriples, write_turtle\n"
@@ -242,6 +243,7 @@ def small_and_large() -> tuple[nx.DiGraph, nx.DiGraph]:
     return synthetic_graph(50), synthetic_graph(1000)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", WRITERS)
 def test_writers_stream_without_a_global_triple_set(small_and_large, tmp_path: Path, suffix: str) -> None:
     """20 times the papers: the writer's peak allocation grows by less than 100 papers' worth of output."""

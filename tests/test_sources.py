@@ -81,6 +81,7 @@ def installed_copy(tmp_path_factory) -> Path:
     return top
 
 
+@pytest.mark.slow
 def test_an_edit_changes_the_code_digest_iff_extraction_reads_the_file(installed_copy: Path) -> None:
     done = subprocess.run([sys.executable, "-c", DIGEST_AFTER_EDITS, *EDITS], cwd=installed_copy,
                           capture_output=True, text=True, check=True)

@@ -175,6 +175,7 @@ def test_bad_weights_files_are_one_line_errors_naming_them(tmp_path, content, me
     assert str(path) in str(error.value) and message in str(error.value) and "\n" not in str(error.value)
 
 
+@pytest.mark.slow
 def test_cli_reports_a_corrupt_weights_file_in_one_line(tmp_path, run_kg=None):
     import subprocess
     import sys
@@ -190,6 +191,7 @@ def test_cli_reports_a_corrupt_weights_file_in_one_line(tmp_path, run_kg=None):
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extractors, code", [("fast", 1), ("rules", 0)])
 def test_eval_reads_the_weights_only_when_the_span_model_runs(tmp_path, extractors, code):
     import json

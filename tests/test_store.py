@@ -79,6 +79,7 @@ def test_a_just_written_export_is_hashed_again_next_time(export: Path, tmp_path:
     assert not export_digest(export, stores)[2]
 
 
+@pytest.mark.slow
 def test_concurrent_queries_build_one_store(export: Path, tmp_path: Path) -> None:
     env = {**os.environ, "PAPERKG_STORE_DIR": str(tmp_path / "stores")}
     command = [sys.executable, "-m", "kg", "query", str(export), COUNT, "--format", "csv"]
