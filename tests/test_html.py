@@ -7,22 +7,23 @@ import re
 import networkx as nx
 import pytest
 
-from kg.quality.browser import CANVAS_PIXELS, js, open_page, problems
+from kg.quality.browser import CANVAS_PIXELS, js, open_page, problems, wait_for
 from kg.quality.check import external_references
 from kg.exporters.html import render_html, write_html
+from kg.exporters.html_pack import page_data
 from kg.registry import exporters
 from kg.text.markup import strip_markup
 from tests.consumers import browser, click_node, search  # noqa: F401  (browser is a fixture)
 
+ABSTRACT_SHOWN = "!!document.querySelector('#details .abstract:not([aria-busy])')"
 XSS = "<script>alert(1)</script> and <img src=x onerror=alert(1)>"
 EVIL = [("p7", "Evil </script> title", f"🚀 We test Snarknet on {XSS}. Snarknet wins.",
          [("Snarknet", "model", "proposed")])]
 
 
 def embedded(html: str) -> dict:
-    """The JSON data block of a page."""
-    match = re.search(r'<script type="application/json" id="kg-data">(.*?)</script>', html, re.S)
-    return json.loads(match.group(1))
+    """The data block of a page, unpacked."""
+    return page_data(html)
 
 
 @pytest.fixture
@@ -94,7 +95,10 @@ def test_abstract_is_shown_without_markup_and_mentions_stay_on_their_words(make_
 def test_hostile_text_appears_only_escaped(html):
     for needle in ("<script>alert(1)", "<img src=x", "</script> title", "onerror=alert(1)>"):
         assert needle not in html
-    assert "\\u003cscript\\u003ealert(1)\\u003c/script\\u003e" in html
+    block = re.search(r'id="kg-data">(.*?)</script>', html, re.S).group(1)
+    assert "<" not in block  # the hostile text is inside the packed (base64) data, and comes back whole
+    paper = next(n for n in embedded(html)["nodes"] if n["id"] == "paper:p7")
+    assert paper["title"] == "Evil </script> title" and XSS in "".join(s[0] for s in paper["segments"])
     assert "innerHTML" not in re.sub(r"<script>/\*\*.*?</script>", "", html, count=1, flags=re.S)
 
 
@@ -146,6 +150,7 @@ def test_page_in_headless_chromium(browser, graph, tmp_path):
     click_node(browser, session, "paper:p7")
     assert js(browser, session, "document.getElementById('panel').hidden") is False
     assert js(browser, session, "document.getElementById('panel').dataset.node") == "paper:p7"
+    wait_for(browser, session, ABSTRACT_SHOWN)  # its chunk is inflated when the panel first opens
     details = js(browser, session, "document.getElementById('details').textContent")
     assert XSS in details and "🚀" in details
     assert js(browser, session, "document.querySelectorAll('#details img, #details script').length") == 0
@@ -223,6 +228,7 @@ def test_paper_panel_shows_id_metadata_and_clean_abstract(browser, make_graph, t
     assert js(browser, session, "document.getElementById('paper-id').value") == "p8"
     js(browser, session, "document.querySelector('#paper-id + button').click()")
     assert js(browser, session, "window.getSelection().toString() || document.activeElement.value") == "p8"
+    wait_for(browser, session, ABSTRACT_SHOWN)
     details = js(browser, session, "document.getElementById('details').textContent")
     assert "We train Hybrid on the Quux corpus." in details and "textbf" not in details
     assert "ICLR" in details and "2024" in details and "p8.txt#1" in details and "Hybrid training" in details

@@ -2,7 +2,8 @@
 
 vis-network 9.1.2 is inlined from the pyvis package; pyvis's own template is not used because it
 links Bootstrap from a CDN. All data sits in one `<script type="application/json">` block written
-with Jinja's `tojson` (`<`, `>`, `&`, `'` escaped as \\u003c …), the page script builds every text
+with Jinja's `tojson` (`<`, `>`, `&`, `'` escaped as \\u003c …), nodes, edges and abstracts deflated
+beside it, seven bits per character (`kg.exporters.html_pack`), the page script builds every text
 with DOM text nodes (never innerHTML), and the overview's SVG is built here with every text
 escaped. Positions and communities come from `kg.exporters.html_map` (fixed seed); physics is off;
 the page opens on the entities (papers folded into them) and says what it hides.
@@ -16,6 +17,7 @@ from typing import Any
 import networkx as nx
 
 from kg.exporters.html_map import Map, build_map
+from kg.exporters.html_pack import pack
 from kg.exporters.overview import render_overview
 from kg.exporters.layout import OTHER_COLOR, TYPE_COLORS
 from kg.exporters.target import Target, text_output
@@ -159,23 +161,22 @@ def page_meta(G: nx.DiGraph, records: list[dict[str, Any]], layout: Map, title: 
 
 def render_html(G: nx.DiGraph, seed: int = 42, title: str = "paperkg") -> str:
     """The whole page as a string (byte-identical for the same graph and arguments)."""
-    from pyvis.network import Network  # imports IPython: keep it off the CLI start-up path
+    from jinja2 import Environment, FileSystemLoader
 
     index = {node: i for i, node in enumerate(G)}
     layout = build_map(G, seed)
-    net = Network(height="100%", width="100%", directed=G.is_directed(), cdn_resources="in_line")
-    net.set_template_dir(str(TEMPLATES) + "/", "graph.html")
-    net.nodes = node_records(G, layout, index)
-    net.edges = edge_records(G, index)
-    net.options = vis_options(G, seed)
+    nodes = node_records(G, layout, index)
+    data, packed = pack(nodes, edge_records(G, index), page_meta(G, nodes, layout, title, index),
+                        vis_options(G, seed))
+    del nodes
     vis_js, vis_css = vis_assets()
-    net.templateEnv.globals["kg"] = {
-        "title": title, "meta": page_meta(G, net.nodes, layout, title, index), "vis_js": vis_js,
-        "vis_css": vis_css, "overview": render_overview(G, layout),
+    template = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=False).get_template("graph.html")
+    return template.render(kg={
+        "title": title, "data": data, "packed": packed, "vis_js": vis_js, "vis_css": vis_css, "overview": render_overview(G, layout),
+        "pack_js": (STATIC / "pack.js").read_text(encoding="utf-8"),
         "app_js": (STATIC / "app.js").read_text(encoding="utf-8"),
         "app_css": (STATIC / "app.css").read_text(encoding="utf-8"),
-    }
-    return net.generate_html(name="graph.html")
+    })
 
 
 def write_html(G: nx.DiGraph, path: Target, seed: int = 42) -> None:

@@ -3,7 +3,10 @@
 (function () {
   "use strict";
   var timings = { start: performance.now() };
-  var data = JSON.parse(document.getElementById("kg-data").textContent);
+  kgPack.load().then(start);
+
+  function start(data) {
+  timings.unpacked = performance.now();
   var meta = data.meta, nodes = data.nodes, edges = data.edges, links = meta.links, groups = meta.communities;
   var LIST_LIMIT = 200, MAX_LABELS = 220, FIRST_LABELS = 12, MAP_NAMES = 14, LABEL_CHARS = 34, CELL = 64;
   var $ = function (id) { return document.getElementById(id); };
@@ -283,9 +286,16 @@
     parent.appendChild(ul);
   }
 
-  function abstract(node) {
+  function abstract(i) {
     var p = el("p", null, "abstract");
-    node.segments.forEach(function (segment) {
+    p.setAttribute("aria-busy", "true");
+    kgPack.segments(i).then(function (segments) { fill(p, segments); });
+    return p;
+  }
+
+  function fill(p, segments) {
+    p.removeAttribute("aria-busy");
+    segments.forEach(function (segment) {
       if (segment.length < 2) { p.appendChild(document.createTextNode(segment[0])); return; }
       var entity = nodes[segment[1]];
       var span = el("span", segment[0], "mention");
@@ -295,7 +305,6 @@
       span.addEventListener("click", function () { focusNode(segment[1]); });
       p.appendChild(span);
     });
-    return p;
   }
 
   function field(box, name, value) {
@@ -330,7 +339,7 @@
     field(box, "url", node.url);
     list("Sources", node.sources || [], function (source) { return el("span", source); }, box);
     box.appendChild(el("h3", "Abstract"));
-    box.appendChild(abstract(node));
+    box.appendChild(abstract(i));
     var linked = adjacency[i].filter(function (e) { return edges[e][0] === i && edges[e][2] === "mention"; })
       .sort(function (a, b) { return (edges[a][3] > edges[b][3]) - (edges[a][3] < edges[b][3]) || a - b; });
     list("Entities", linked, function (e) {
@@ -596,4 +605,5 @@
     labels: function () { return layoutLabels().filter(function (b) { return b.kind !== "dot"; }); }
   };
   requestAnimationFrame(function () { requestAnimationFrame(function () { timings.interactive = performance.now(); }); });
+  }
 })();
