@@ -16,36 +16,8 @@ import json
 import statistics
 from pathlib import Path
 
-from kg.quality.browser import (LABEL_BOXES, chromium, find_chromium, js, open_page, overlapping, problems,
-                        screenshot, wait_for)
-
-TIMED = ("first_draw_ms", "interactive_ms", "search_ms", "abstract_ms")
-# The first search (a common word) and the first paper panel, timed in the page.
-ANSWERS = """(async () => { let t = performance.now(); kgApp.matches('learning'); const search = performance.now() - t;
-  const paper = kgApp.nodes.findIndex(n => n.kind === 'paper'); t = performance.now(); kgApp.focusNode(paper);
-  while (document.querySelector('#details .abstract[aria-busy]')) await new Promise(r => setTimeout(r, 1));
-  return {search: search, abstract: performance.now() - t}; })()"""
-
-
-def measure(binary: str, path: Path, shots: Path | None) -> dict:
-    """One fresh browser, one page load: timings, label figures, problems."""
-    path = path.resolve()
-    with chromium(binary) as tools:
-        session, start = open_page(tools, path)
-        timings = wait_for(tools, session, "window.kgApp && kgApp.timings.interactive && kgApp.timings")
-        boxes = js(tools, session, LABEL_BOXES)
-        answers = js(tools, session, ANSWERS)
-        if shots:
-            screenshot(tools, session, shots / f"{path.parent.name}-{path.stem}-map.png")
-            js(tools, session, "document.getElementById('tab-overview').click()")
-            screenshot(tools, session, shots / f"{path.parent.name}-{path.stem}-overview.png")
-            js(tools, session, "(o => o.scrollTop = o.scrollHeight)(document.getElementById('overview'))")
-            screenshot(tools, session, shots / f"{path.parent.name}-{path.stem}-overview-end.png")
-        return {"first_draw_ms": round(timings["firstDraw"]), "interactive_ms": round(timings["interactive"]),
-                "search_ms": round(answers["search"]), "abstract_ms": round(answers["abstract"]),
-                "labels": sum(1 for b in boxes if b["kind"] == "label"),
-                "community_names": sum(1 for b in boxes if b["kind"] == "community"),
-                "overlaps": len(overlapping(boxes)), "problems": problems(tools.events[start:], session, path.as_uri())}
+from kg.quality.browser import find_chromium
+from kg.quality.page_bench import TIMED, measure_page
 
 
 def main() -> None:
@@ -61,7 +33,7 @@ def main() -> None:
     if args.shots:
         args.shots.mkdir(parents=True, exist_ok=True)
     for page in args.pages:
-        runs = [measure(binary, page, args.shots if k == 0 else None) for k in range(args.runs)]
+        runs = [measure_page(binary, page, args.shots if k == 0 else None) for k in range(args.runs)]
         summary = {key: statistics.median(r[key] for r in runs) for key in TIMED}
         print(json.dumps({"page": str(page), "megabytes": round(page.stat().st_size / 1e6, 2), **summary,
                           **{k: runs[0][k] for k in ("labels", "community_names", "overlaps", "problems")}}))

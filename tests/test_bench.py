@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from kg.quality.bench import synthesize
 from kg.cli.main import app
 from kg.types import Paper
+from tests.consumers import CHROMIUM
 
 runner = CliRunner()
 
@@ -28,10 +29,23 @@ def test_synthetic_corpus_is_deterministic_recombination() -> None:
 @pytest.mark.slow
 def test_bench_runs_every_measurement_on_a_tiny_corpus(listing: Path, tmp_path: Path) -> None:
     report = tmp_path / "bench.json"
-    result = runner.invoke(app, ["bench", str(listing), "--jobs", "2", "--json", str(report)])
+    result = runner.invoke(app, ["bench", str(listing), "--jobs", "2", "--dask", "1", "--json", str(report)])
     assert result.exit_code == 0, result.output
-    labels = [m["label"] for m in json.loads(report.read_text())]
-    assert labels == ["bare parse", "parse, paperkg components", "build cold, 1 job", "build warm",
-                      "build +1% new", "build cold, 2 jobs"]
+    measured = json.loads(report.read_text())
+    assert [m["label"] for m in measured] == ["bare parse", "parse, paperkg components", "build cold, 1 job",
+                                              "build warm", "build +1% new", "build cold, 2 jobs", "dask cold, 1 worker"]
     assert "full build / bare parse" in result.output and "+1% new / cold" in result.output
     assert "the same parse with paperkg's components" in result.output
+    cold, dask = measured[2], measured[-1]
+    assert set(cold["outputs"]) == {"graph.ttl", "graph.graphml", "graph.html"} and all(cold["outputs"].values())
+    assert "HTML page (build cold, 1 job):" in result.output and "outputs (build cold, 1 job): graph.graphml" in result.output
+    if CHROMIUM:
+        assert cold["page"]["interactive_ms"] > 0 and cold["page"]["problems"] == []
+    assert dask["docs"] == cold["docs"] and dask["peak_each_mb"]  # the worker was sampled
+    assert "dask cold, 1 worker:" in result.output and "driver peak RSS" in result.output
+
+
+def test_dask_worker_counts_must_be_positive_integers(listing: Path) -> None:
+    for bad in ("0", "two", "2,-1"):
+        result = runner.invoke(app, ["bench", str(listing), "--dask", bad])
+        assert result.exit_code == 2 and "--dask takes worker counts" in result.output, result.output

@@ -33,10 +33,14 @@ def bench_command(
                                help="Time the bare parse (stock spaCy, and with paperkg's components)."),
     serial: bool = typer.Option(True, "--serial/--no-serial", help="Time the single-process builds."),
     incremental: bool = typer.Option(True, "--incremental/--no-incremental", help="Time warm and +1% builds."),
+    dask: str = typer.Option("", metavar="N,...", help="Also time cold builds on a local Dask cluster of N workers each."),
+    page: bool = typer.Option(True, "--page/--no-page",
+                              help="Open the first cold build's HTML page in headless Chromium (when installed)."),
     json_path: Optional[Path] = typer.Option(None, "--json", metavar="FILE", help="Also write every measurement as JSON."),
 ) -> None:
     """Time the build stage by stage against a bare nlp.pipe of the same texts."""
-    if not (parse or serial or incremental or jobs > 1):
+    workers = dask_workers(dask)
+    if not (parse or serial or incremental or jobs > 1 or workers):
         raise fail("nothing to measure: --no-parse, --no-serial and --no-incremental with --jobs 1 leave no "
                    "measurement (drop one of them, or set --jobs 2)", EXIT_USAGE)
     from kg.extractors import extract_spec
@@ -50,12 +54,23 @@ def bench_command(
         for run in range(runs):
             out.print(f"run {run + 1}/{runs}", style="bold")
             for measurement in one_run(paths, extra, model, spec, jobs, work / f"run{run}",
-                                       parse, serial, incremental):
+                                       parse, serial, incremental, workers, page):
                 out.print(f"  {measurement.label}: {measurement.seconds:.1f}s", markup=False)
                 results.append(measurement)
     report(results, jobs)
     if json_path:
         json_path.write_text(json.dumps([as_dict(m) for m in results], indent=1) + "\n", encoding="utf-8")
+
+
+def dask_workers(text: str) -> list[int]:
+    """The worker counts of `--dask 2,1` (a usage error unless positive integers)."""
+    try:
+        counts = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        counts = [0]
+    if any(count < 1 for count in counts):
+        raise fail(f"--dask takes worker counts such as 2,1 (got {text!r})", EXIT_USAGE)
+    return counts
 
 
 def bench_inputs(corpus: Path, synthetic: int, work: Path) -> tuple[list[Path], Path]:
@@ -72,14 +87,15 @@ def bench_inputs(corpus: Path, synthetic: int, work: Path) -> tuple[list[Path], 
     return paths, write_jsonl(new, work / "new.jsonl")
 
 
-def one_run(paths: list[Path], extra: Path, model: str, spec, jobs: int, work: Path,
-            parse: bool, serial: bool, incremental: bool) -> list[Measurement]:
-    """One repetition: bare parse, cold/warm/+1% builds with 1 process, a cold build with `jobs`."""
+def one_run(paths: list[Path], extra: Path, model: str, spec, jobs: int, work: Path, parse: bool, serial: bool,
+            incremental: bool, workers: list[int] = (), page: bool = False) -> list[Measurement]:
+    """One repetition: bare parse, cold/warm/+1% builds with 1 process, a cold build with `jobs`, cold
+    builds on Dask clusters of `workers`; the first cold build's page opened in Chromium if `page`."""
     from kg.quality.bench import BENCH_FORMATS, bare_parse, full_build, in_fresh_process
     from kg.run.build import BuildConfig
 
-    def config(jobs: int, cache: Path) -> BuildConfig:
-        return BuildConfig(spec, model=model, formats=BENCH_FORMATS, jobs=jobs, cache_dir=cache)
+    def config(jobs: int, cache: Path, engine: str = "local") -> BuildConfig:
+        return BuildConfig(spec, model=model, formats=BENCH_FORMATS, jobs=jobs, cache_dir=cache, engine=engine)
 
     results = []
     if parse:
@@ -87,13 +103,16 @@ def one_run(paths: list[Path], extra: Path, model: str, spec, jobs: int, work: P
         results.append(in_fresh_process(bare_parse, paths, model, True))
     cache = work / "cache-1"
     if serial:
-        results.append(in_fresh_process(full_build, "build cold, 1 job", paths, config(1, cache)))
+        results.append(in_fresh_process(full_build, "build cold, 1 job", paths, config(1, cache), page))
     if serial and incremental:
         results.append(in_fresh_process(full_build, "build warm", paths, config(1, cache)))
         results.append(in_fresh_process(full_build, "build +1% new", paths + [extra], config(1, cache)))
     if jobs > 1:
         results.append(in_fresh_process(full_build, f"build cold, {jobs} jobs", paths,
-                                        config(jobs, work / f"cache-{jobs}")))
+                                        config(jobs, work / f"cache-{jobs}"), page and not serial))
+    for count in workers:
+        results.append(in_fresh_process(full_build, f"dask cold, {count} worker{'s' * (count > 1)}", paths,
+                                        config(count, work / f"cache-dask-{count}", "dask")))
     return results
 
 
@@ -110,7 +129,8 @@ def medians(results: list[Measurement]) -> dict[str, Measurement]:
         merged[label] = Measurement(
             label, group[0].docs, statistics.median(m.seconds for m in group), stages,
             statistics.median(m.peak_rss_mb for m in group), statistics.median(m.peak_children_mb for m in group),
-            statistics.median(m.peak_tree_mb for m in group), group[-1].note)
+            statistics.median(m.peak_tree_mb for m in group), group[-1].note, group[-1].peak_each_mb,
+            group[-1].outputs, group[-1].page)  # the last run's processes, files and page
     return merged
 
 
@@ -134,7 +154,7 @@ def report(results: list[Measurement], jobs: int) -> None:
     for name in names:
         stages.add_row(name, *(f"{m.stages[name]:.2f}" if name in m.stages else "" for m in merged.values()))
     out.print(stages)
-    for line in ratios(merged, jobs):
+    for line in ratios(merged, jobs) + scale_lines(merged):
         out.print(line, markup=False)
 
 
@@ -160,4 +180,26 @@ def ratios(merged: dict[str, Measurement], jobs: int) -> list[str]:
         lines.append(f"warm / cold: {warm / cold:.1%}")
     if cold and more:
         lines.append(f"+1% new / cold: {more / cold:.1%} (target <= 10%)")
+    return lines
+
+
+def scale_lines(merged: dict[str, Measurement]) -> list[str]:
+    """The HTML page in Chromium, the output sizes, and each Dask run's driver and worker memory."""
+    from kg.quality.page_bench import TIMED
+
+    lines = []
+    for m in merged.values():
+        if m.page:
+            timed = ", ".join(f"{key[:-3].replace('_', ' ')} {m.page[key]:,} ms" for key in TIMED if key in m.page)
+            size = m.outputs.get("graph.html", 0) / 1e6
+            lines.append(f"HTML page ({m.label}): {size:.2f} MB; {timed or 'not opened'} (target: interactive <= 3 s)"
+                         + (f"; problems: {'; '.join(m.page['problems'][:3])}" if m.page.get("problems") else ""))
+        if m.label.startswith("dask"):
+            workers = ", ".join(f"{mb:.0f}" for mb in m.peak_each_mb[:8]) or "none seen"
+            lines.append(f"{m.label}: {m.seconds:.1f} s; driver peak RSS {m.peak_rss_mb:.0f} MB, "
+                         f"largest descendant processes (workers) {workers} MB")
+    cold = next((m for m in merged.values() if m.outputs), None)
+    if cold:
+        lines.append(f"outputs ({cold.label}): " + ", ".join(f"{name} {size / 1e6:.1f} MB"
+                                                         for name, size in sorted(cold.outputs.items())))
     return lines

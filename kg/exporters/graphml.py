@@ -108,9 +108,10 @@ def data_lines(values: dict[str, Any], keys: dict[str, tuple[str, str]], indent:
     """The `<data>` elements of one node or edge, in key order, skipping missing values."""
     lines = []
     for name, (key_id, kind) in keys.items():
-        text = convert(values.get(name), kind)
-        if text is not None:
-            lines.append(f'{indent}<data key="{key_id}">{xml_text(text)}</data>')
+        value = values.get(name)
+        text = None if value is None else convert(value, kind)
+        if text is not None:  # a number's text needs no escaping
+            lines.append(f'{indent}<data key="{key_id}">{xml_text(text) if kind == "string" else text}</data>')
     return lines
 
 

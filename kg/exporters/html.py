@@ -11,6 +11,7 @@ the page opens on the entities (papers folded into them) and says what it hides.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -71,9 +72,8 @@ def clean_segments(abstract: str, spans: list[tuple[int, int, int]]) -> list[lis
     clean = strip_prefix(abstract, DISPLAY_CHARS)
     cut = len(clean.text) > DISPLAY_CHARS
     clean = truncate(clean, DISPLAY_CHARS) if cut else clean
-    starts = [s for s, _ in clean.spans]
-    ends = [e for _, e in clean.spans]
-    mapped = [(bisect_left(starts, start), bisect_right(ends, end), target) for start, end, target in spans]
+    mapped = [(bisect_left(clean.spans, start, key=itemgetter(0)), bisect_right(clean.spans, end, key=itemgetter(1)),
+               target) for start, end, target in spans]
     pieces = segments(clean.text, [(s, e, t) for s, e, t in mapped if s < e])
     return pieces + [[f" … (shortened for display: the abstract has {len(abstract):,} characters)"]] if cut else pieces
 

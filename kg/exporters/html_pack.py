@@ -20,7 +20,7 @@ import numpy as np
 
 FORMAT = 1
 CHUNK = 256  # papers per abstracts chunk: a panel inflates about 300 KB of text, a few ms
-LEVEL = 9
+LEVEL = 6
 PAPER_PREFIX = "paper:"
 SAME = 0  # in the title column: the title is the label
 PAPER_FIELDS = ("year", "url", "authors")  # stored as they are, one column each

@@ -40,6 +40,9 @@ class Measurement:
     peak_children_mb: float = 0.0  # the largest worker process (ru_maxrss of children)
     peak_tree_mb: float = 0.0  # sampled sum of PSS over the process and its descendants (shared pages split)
     note: str = ""
+    peak_each_mb: list[float] = field(default_factory=list)  # sampled peak RSS of each descendant (workers)
+    outputs: dict[str, int] = field(default_factory=dict)  # bytes per output file
+    page: dict[str, Any] = field(default_factory=dict)  # the HTML page in headless Chromium (kg.quality.page_bench)
 
     @property
     def docs_per_second(self) -> float:
@@ -56,6 +59,7 @@ class TreeMemory:
 
     def __init__(self, interval: float = 0.5) -> None:
         self.interval, self.peak, self._stop = interval, 0, threading.Event()
+        self.each: dict[int, int] = {}  # peak RSS per descendant process id
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def __enter__(self) -> "TreeMemory":
@@ -77,6 +81,8 @@ class TreeMemory:
             for proc in [me, *me.children(recursive=True)]:
                 try:
                     total += proportional(proc)
+                    if proc.pid != me.pid:
+                        self.each[proc.pid] = max(self.each.get(proc.pid, 0), proc.memory_info().rss)
                 except psutil.Error:
                     pass
             self.peak = max(self.peak, total)
@@ -93,6 +99,7 @@ def fill_memory(measurement: Measurement, tree: TreeMemory) -> Measurement:
     measurement.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     measurement.peak_children_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     measurement.peak_tree_mb = tree.peak / 2**20
+    measurement.peak_each_mb = sorted((rss / 2**20 for rss in tree.each.values()), reverse=True)
     return measurement
 
 
@@ -117,15 +124,31 @@ def bare_parse(paths: list[Path], model: str, fast: bool = False) -> Measurement
     return fill_memory(Measurement(label, len(texts), sum(stages.values()), stages), tree)
 
 
-def full_build(label: str, paths: list[Path], config: BuildConfig) -> Measurement:
-    """The whole build (read, extract, resolve, exports) into a temporary directory."""
+def full_build(label: str, paths: list[Path], config: BuildConfig, page: bool = False) -> Measurement:
+    """The whole build (read, extract, resolve, exports) into a temporary directory; with `page`,
+    its HTML page is then opened in headless Chromium (when installed)."""
     formats, missing = available_formats(config.formats)
-    with tempfile.TemporaryDirectory(prefix="kg-bench-") as out, TreeMemory() as tree:
-        report = build(paths, replace(config, formats=formats), Path(out))
-    note = f"exporters missing: {', '.join(missing)}" if missing else ""
-    if report.cache:
-        note = "; ".join(filter(None, [note, "cache " + report.cache.split(" in ")[0]]))
-    return fill_memory(Measurement(label, report.stats.papers, report.seconds, report.stages, note=note), tree)
+    with tempfile.TemporaryDirectory(prefix="kg-bench-") as out:
+        with TreeMemory() as tree:
+            report = build(paths, replace(config, formats=formats), Path(out))
+        note = f"exporters missing: {', '.join(missing)}" if missing else ""
+        if report.cache:
+            note = "; ".join(filter(None, [note, "cache " + report.cache.split(" in ")[0]]))
+        measurement = fill_memory(Measurement(label, report.stats.papers, report.seconds, report.stages, note=note,
+                                              outputs={p.name: p.stat().st_size for p in report.outputs}), tree)
+        html = Path(out) / "graph.html"
+        if page and html.is_file():
+            measurement.page = page_figures(html)
+    return measurement
+
+
+def page_figures(html: Path) -> dict[str, Any]:
+    """The page in headless Chromium (kg.quality.page_bench), or why not."""
+    from kg.quality.browser import find_chromium
+    from kg.quality.page_bench import measure_page
+
+    binary = find_chromium()
+    return measure_page(binary, html) if binary else {"problems": ["chromium is not installed"]}
 
 
 def available_formats(formats: tuple[str, ...]) -> tuple[tuple[str, ...], list[str]]:
