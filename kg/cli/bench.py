@@ -197,7 +197,7 @@ def scale_lines(merged: dict[str, Measurement]) -> list[str]:
         if m.label.startswith("dask"):
             workers = ", ".join(f"{mb:.0f}" for mb in m.peak_each_mb[:8]) or "none seen"
             lines.append(f"{m.label}: {m.seconds:.1f} s; driver peak RSS {m.peak_rss_mb:.0f} MB, "
-                         f"largest descendant processes (workers) {workers} MB")
+                         f"largest processes under it (workers; forked exporters with 2+ jobs) {workers} MB")
     cold = next((m for m in merged.values() if m.outputs), None)
     if cold:
         lines.append(f"outputs ({cold.label}): " + ", ".join(f"{name} {size / 1e6:.1f} MB"
