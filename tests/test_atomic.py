@@ -14,6 +14,7 @@ import networkx as nx
 import pytest
 
 from kg.run.atomic import LOCK_NAME, TEMP_PREFIX, OutputBusy, OutputLock, atomic_path, output_folder
+from kg.run.manifest import MANIFEST
 from kg.run.outputs import write_exports
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,7 +73,7 @@ def test_a_build_killed_mid_write_leaves_the_previous_file_whole(tmp_path: Path,
         assert not list(out.glob(f"{TEMP_PREFIX}*"))
         write_exports(nx.DiGraph(), out, [("ttl", lambda graph, path: Path(path).write_text("new"))])
     assert (out / "graph.ttl").read_text() == "new"
-    assert sorted(p.name for p in out.iterdir()) == ["graph.ttl"]
+    assert sorted(p.name for p in out.iterdir()) == [MANIFEST, "graph.ttl"]
 
 
 def test_a_second_build_into_the_same_folder_fails_naming_the_holder(tmp_path: Path) -> None:
@@ -107,7 +108,7 @@ def test_concurrent_cli_builds_into_one_folder_leave_one_whole_export(tmp_path: 
             assert len(stderr.strip().splitlines()) == 1 and "another kg build (pid" in stderr
     papers = nx.read_graphml(tmp_path / "out" / "graph.graphml")
     assert sum(kind == "paper" for _, kind in papers.nodes(data="kind")) == 3
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["graph.graphml", "graph.ttl"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [MANIFEST, "graph.graphml", "graph.ttl"]
 
 
 @pytest.mark.parametrize("processes", [1, 2])

@@ -13,7 +13,7 @@ from kg.run.forked import can_fork
 from tests.support import ROOT
 
 runner = CliRunner()
-OUTPUTS = ("graph.ttl", "graph.graphml", "graph.html")
+OUTPUTS = ("graph.ttl", "graph.graphml", "graph.html", ".kg-manifest.json")
 
 
 @pytest.fixture(scope="module")

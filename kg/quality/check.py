@@ -232,8 +232,36 @@ def check_dir(folder: Path, browser: bool = False, shacl: bool = True) -> Iterat
     graphml_files = [output_name(writer_name("graphml", view)) for view in VIEWS]
     checkers = {output_name("ttl"): lambda p: check_ttl(p, shacl), **dict.fromkeys(graphml_files, check_graphml),
                 output_name("html"): lambda p: check_html(p, browser)}
+    one_build = run(".kg-manifest.json", "one build", lambda: check_one_build(folder))  # completes a killed build
     found = [name for name in checkers if (folder / name).is_file()]
     if not found:
         yield Check(str(folder), "exports present", "FAIL", f"none of {', '.join(checkers)}")
+    if found or one_build.status != "skip":
+        yield one_build
     for name in found:
         yield from checkers[name](folder / name)
+
+
+def check_one_build(folder: Path) -> str:
+    """Complete a build that was killed while replacing its files, then fail if the files come from different builds."""
+    from kg.run.atomic import OutputBusy, OutputLock, remove_leftovers
+    from kg.run.manifest import mixed, recover
+
+    completed: list[str] = []
+    try:
+        with OutputLock(folder):
+            completed = recover(folder)
+            remove_leftovers(folder)
+    except OutputBusy as busy:
+        raise Skip(str(busy)) from None
+    except OSError:  # a read-only folder: check it as it is
+        pass
+    found = mixed(folder)
+    if found is None:
+        raise Skip("no .kg-manifest.json: written by builds of this version on")
+    stale, others = found
+    require(not stale, f"mixed folder: {', '.join(stale)} {'is' if len(stale) == 1 else 'are'} not what the last "
+                       "build wrote (it was interrupted and its new files are gone); run the build again")
+    notes = [f"completed the interrupted build: {', '.join(completed)} replaced"] if completed else []
+    notes += [f"{', '.join(others)}: from an earlier build (the last one did not write {'it' if len(others) == 1 else 'them'})"] if others else []
+    return "; ".join(notes)

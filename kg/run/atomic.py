@@ -138,7 +138,7 @@ class OutputLock:
 
 @contextmanager
 def output_folder(folder: Path) -> Iterator[Path]:
-    """Create `folder` if needed and hold its lock; leftovers of crashed builds are removed first.
+    """Create `folder` if needed and hold its lock; a crashed build's publish is completed, its leftovers removed.
 
     A folder this call created is removed again if the block fails and leaves it empty.
     """
@@ -146,6 +146,9 @@ def output_folder(folder: Path) -> Iterator[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     try:
         with OutputLock(folder):
+            from kg.run.manifest import recover
+
+            recover(folder)  # a build killed while publishing its files is completed first
             remove_leftovers(folder)
             yield folder
     except BaseException:

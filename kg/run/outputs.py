@@ -7,7 +7,8 @@ from typing import Callable, Iterator, Sequence
 
 import networkx as nx
 
-from kg.run.atomic import commit, discard, fsync_path, temporary_path
+from kg.run.atomic import discard, temporary_path
+from kg.run.manifest import publish
 from kg.run.forked import ForkedError, can_fork, run_forked
 from kg.exporters.layout import node_metrics
 from kg.registry import UnknownNameError, exporters, lookup
@@ -56,7 +57,8 @@ def write_exports(graph: nx.DiGraph, out_dir: Path, writers: list[tuple[str, Cal
     """Write `graph.<format>` for each exporter, timing each into `stages`; forked in parallel if asked.
 
     Each exporter writes a temporary file in `out_dir`; only when all have succeeded are they
-    flushed and renamed over the previous files, so a failure (full disk) or a crash leaves those whole.
+    published together (`kg.run.manifest`): a failure (full disk) or a crash before that leaves the
+    previous files, a crash during it is completed by the next build or `kg check`.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     stages = {} if stages is None else stages
@@ -66,18 +68,22 @@ def write_exports(graph: nx.DiGraph, out_dir: Path, writers: list[tuple[str, Cal
     try:
         for name in run_writers(graph, writers, temporary, stages, processes):
             pass
-        for name, path in paths.items():
-            commit(temporary[name], path)
     except ForkedError as error:
+        discard(*temporary.values())
         name, cause = error.failures[0] if error.failures else ("", error)
         if not isinstance(cause, OSError):
             raise
         raise named_error(cause, paths.get(name, out_dir)) from None
     except OSError as error:
-        raise named_error(error, paths.get(name, out_dir)) from None
-    finally:
         discard(*temporary.values())
-    fsync_path(out_dir, directory=True)
+        raise named_error(error, paths.get(name, out_dir)) from None
+    except BaseException:
+        discard(*temporary.values())
+        raise
+    try:  # from here a crash is completed by the next build (kg.run.manifest.recover)
+        publish(out_dir, {paths[name]: temporary[name] for name in paths})
+    except OSError as error:
+        raise named_error(error, out_dir) from None
     return list(paths.values())
 
 
