@@ -5,7 +5,9 @@ line and field (kg.io.fields); only a record without a usable abstract is skippe
 JSON: one object per line; a file that is one JSON array (or objects spread over several lines)
 is read as a whole, each record located by the line it starts on. CSV: a header row naming the
 columns (case-insensitive); the delimiter is the one of `,` `;` tab `|` whose header has an
-`abstract` column; a column we read that appears twice is an error naming it.
+`abstract` column; a column we read that appears twice is an error naming it. A row broken by its
+quotes (never closed, or closed on a later line) is skipped with its line and reason, and the rows
+after it are read (kg.io.csv_rows).
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Iterator
 
 from kg.io.corpus import Record, Skipped, paper_id
+from kg.io.csv_rows import csv_rows
 from kg.io.fields import read_abstract, read_authors, read_id, read_text, read_year
 from kg.io.jsonline import parse_int, parse_line
 from kg.text.iri import web_url
@@ -108,29 +111,24 @@ def read_csv(path: Path, text: str, warnings: list[str] | None = None) -> Iterat
     delimiter, columns, header = layout
     if delimiter != ",":
         warnings.append(f"{path.name}:1: columns separated by {'tab' if delimiter == chr(9) else repr(delimiter)}")
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
-    start = line = 1
-    try:
-        next(reader)
-        start = reader.line_num + 1
-        for row in reader:
-            line, start = start, reader.line_num + 1
-            if not row:
+    for row in csv_rows(text, delimiter, len(header)):
+        line, fields = row.line, row.fields
+        if row.problem:
+            yield Skipped(path.name, line, row.problem)
+            continue
+        if row.note:
+            warnings.append(f"{path.name}:{line}: {row.note}")
+        if not fields:
+            continue
+        if len(fields) > len(header) and any(value.strip() for value in fields[len(header):]):
+            if columns.get("abstract") != len(header) - 1:
+                yield Skipped(path.name, line, f"malformed CSV row ({len(fields)} fields, the header has {len(header)})")
                 continue
-            if len(row) > len(header) and any(value.strip() for value in row[len(header):]):
-                if columns.get("abstract") != len(header) - 1:
-                    yield Skipped(path.name, line, f"malformed CSV row ({len(row)} fields, the header has {len(header)})")
-                    continue
-                warnings.append(f"{path.name}:{line}: abstract (the last column) holds unquoted {delimiter!r}; "
-                                "the extra fields are joined back into it")
-                row = row[:len(header) - 1] + [delimiter.join(row[len(header) - 1:])]
-            record = {name: row[index] for name, index in columns.items() if index < len(row)}
-            yield record_to_paper(record, path.name, line, warnings)
-    except csv.Error as error:
-        yield Skipped(path.name, start, f"malformed CSV ({error}); the rest of the file is not read")
-    if text.count('"') % 2 and start - line > 1:
-        warnings.append(f"{path.name}:{line}: a quote opened in this row is never closed; "
-                        f"lines {line}-{start - 1} were read as one row")
+            warnings.append(f"{path.name}:{line}: abstract (the last column) holds unquoted {delimiter!r}; "
+                            "the extra fields are joined back into it")
+            fields = fields[:len(header) - 1] + [delimiter.join(fields[len(header) - 1:])]
+        record = {name: fields[index] for name, index in columns.items() if index < len(fields)}
+        yield record_to_paper(record, path.name, line, warnings)
 
 
 def csv_layout(text: str) -> tuple[str, dict[str, int], list[str]] | str:
