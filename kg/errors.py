@@ -7,3 +7,7 @@ class UserError(Exception):
 
     The message names the file (and line) or the valid choices; no traceback is shown.
     """
+
+
+class UsageError(UserError):
+    """A bad value of an option or argument (an unknown name, a misspelt query): the command line exits 2."""

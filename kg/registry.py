@@ -5,7 +5,7 @@ from typing import Any, Callable
 
 import catalogue
 
-from kg.errors import UserError
+from kg.errors import UsageError
 
 extractors = catalogue.create("paperkg", "extractors", entry_points=True)
 exporters = catalogue.create("paperkg", "exporters", entry_points=True)
@@ -14,7 +14,7 @@ relators = catalogue.create("paperkg", "relators", entry_points=True)  # relatio
 engines = catalogue.create("paperkg", "engines", entry_points=True)
 
 
-class UnknownNameError(UserError, ValueError):
+class UnknownNameError(UsageError, ValueError):
     """A name that is not registered; the message lists the valid ones."""
 
 

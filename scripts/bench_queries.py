@@ -84,7 +84,7 @@ def time_queries(store, params: dict[str, list[str]], runs: int) -> dict[str, di
     return table
 
 
-def endpoint_equality(store, params: dict[str, list[str]]) -> dict[str, bool]:
+def endpoint_equality(store_dir: Path, params: dict[str, list[str]]) -> dict[str, bool]:
     """Per named query: whether `kg serve` (SPARQL JSON over HTTP) answers exactly what `kg query` does."""
     import threading
     import urllib.parse
@@ -93,7 +93,7 @@ def endpoint_equality(store, params: dict[str, list[str]]) -> dict[str, bool]:
     from kg.query.endpoint import Endpoint
     from kg.query.sparql import literal_value
 
-    server = Endpoint(store, port=0)
+    server = Endpoint(lambda: store_dir, port=0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     verdicts = {}
     try:
@@ -145,7 +145,7 @@ def main() -> None:
         store = open_store(args.graph, Path(folder))
         params = bench_params(store)
         queries = time_queries(store, params, args.runs)
-        equal = endpoint_equality(store, params)
+        equal = endpoint_equality(ensure_store(args.graph, Path(folder)), params)
         shell = time_shell(args.graph, Path(folder), args.shell_runs)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; parameters: {json.dumps(params, ensure_ascii=False)}\n\n"
           "| query | rows | p50 ms | p95 ms | CPU p50 ms | kg serve = kg query |\n|---|---|---|---|---|---|")

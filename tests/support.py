@@ -5,6 +5,9 @@ import os
 import re
 import subprocess
 import sys
+import urllib.error
+import urllib.parse
+import urllib.request
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -130,3 +133,32 @@ def build_large_graph(papers: int = 160) -> nx.DiGraph:
             entities.setdefault(entity_id, Entity(entity_id, entity_id.split(":")[0], f"thing {number}"))
             links.append(Link(pid, entity_id, "used"))
     return to_networkx(records, entities.values(), links)
+
+
+def fetch(url: str, query: str | None = None, accept: str = "", data: bytes | None = None,
+          content_type: str = "", method: str = "GET") -> tuple[int, str, bytes]:
+    """One HTTP request: status, content type and body (errors included)."""
+    if query is not None:
+        url += "?" + urllib.parse.urlencode({"query": query})
+    request = urllib.request.Request(url, data=data, method=method,
+                                     headers={k: v for k, v in (("Accept", accept), ("Content-Type", content_type)) if v})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.headers["Content-Type"], response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers["Content-Type"], error.read()
+
+
+def command_paths(group=None, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every command and subcommand of the app, as argument tuples."""
+    import typer.main
+
+    from kg.cli.main import app
+
+    group = group or typer.main.get_command(app)
+    paths = []
+    for name, command in sorted(group.commands.items()):
+        paths.append((*prefix, name))
+        if hasattr(command, "commands"):
+            paths.extend(command_paths(command, (*prefix, name)))
+    return paths

@@ -13,8 +13,8 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from kg.run.atomic import LOCK_NAME, TEMP_PREFIX, OutputBusy, OutputLock, atomic_path, output_folder
-from kg.run.manifest import MANIFEST
+from kg.run.atomic import LOCK_NAME, TEMP_PREFIX, OutputBusy, OutputLock, atomic_path
+from kg.run.manifest import MANIFEST, output_folder
 from kg.run.outputs import write_exports
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,7 +34,7 @@ def slow_writer_script(folder: Path, ready: Path) -> str:
         import time
         from pathlib import Path
         import networkx as nx
-        from kg.run.atomic import output_folder
+        from kg.run.manifest import output_folder
         from kg.run.outputs import write_exports
 
         def write(graph, path):

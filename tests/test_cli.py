@@ -6,6 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kg.cli.main import app
+from tests.support import command_paths
 
 runner = CliRunner()
 
@@ -28,7 +29,7 @@ def test_fatal_input_exits_1_with_one_line(tmp_path: Path, name: str, content, m
 
 def test_unknown_format_names_the_valid_choices(listing: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["build", str(listing), "--out", str(tmp_path), "--format", "ttl,docx"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
     assert "unknown exporter 'docx'" in result.output and "graphml" in result.output
 
 
@@ -65,21 +66,8 @@ def test_build_writes_each_requested_graphml_view(listing: Path, tmp_path: Path)
 ])
 def test_bad_view_names_the_valid_choices(listing: Path, tmp_path: Path, arguments: list[str], message: str) -> None:
     result = runner.invoke(app, ["build", str(listing), "--out", str(tmp_path / "out"), *arguments])
-    assert result.exit_code == 1 and message in result.output, result.output
+    assert result.exit_code == 2 and message in result.output, result.output
     assert not (tmp_path / "out").exists()  # failed before any work
-
-
-def command_paths(group=None, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
-    """Every command and subcommand of the app, as argument tuples."""
-    import typer.main
-
-    group = group or typer.main.get_command(app)
-    paths = []
-    for name, command in sorted(group.commands.items()):
-        paths.append((*prefix, name))
-        if hasattr(command, "commands"):
-            paths.extend(command_paths(command, (*prefix, name)))
-    return paths
 
 
 def test_version_prints_the_package_version() -> None:
@@ -192,5 +180,5 @@ def test_light_commands_do_not_import_spacy(arguments: list[str]) -> None:
 
 def test_unknown_extractor_names_the_valid_choices(listing: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["build", str(listing), "--out", str(tmp_path / "out"), "--extractors", "rules,nlp"])
-    assert result.exit_code == 1 and "unknown extractor 'nlp'" in result.output and "gazetteer" in result.output
+    assert result.exit_code == 2 and "unknown extractor 'nlp'" in result.output and "gazetteer" in result.output
     assert len(result.output.strip().splitlines()) == 1 and not (tmp_path / "out").exists()

@@ -9,9 +9,7 @@ import socket
 import subprocess
 import sys
 import threading
-import urllib.error
 import urllib.parse
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -19,8 +17,9 @@ from SPARQLWrapper import CSV, JSON, POST, TSV, XML, SPARQLWrapper
 
 from kg.query.endpoint import Endpoint, negotiate
 from kg.query.sparql import bind_params, literal_value, resolve_query, run_query
-from kg.query.store import LiveStore, open_store
+from kg.query.store import LiveStore
 from tests.query_corpus import CASES
+from tests.support import fetch
 
 XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 
@@ -28,7 +27,7 @@ XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 @pytest.fixture(scope="module")
 def endpoint(graph_files, tmp_path_factory):  # noqa: F811
     """The invented corpus served on a free port in this process."""
-    server = Endpoint(open_store(graph_files["ttl"], tmp_path_factory.mktemp("stores")), port=0)
+    server = Endpoint(LiveStore(graph_files["ttl"], tmp_path_factory.mktemp("stores")), port=0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield server
@@ -96,20 +95,6 @@ def test_negotiate_honours_q_values_and_wildcards(accept: str, expected: str | N
     assert negotiate(accept, {"a/b": 1, "d/e": 2}, "d/e") == expected
 
 
-def fetch(url: str, query: str | None = None, accept: str = "", data: bytes | None = None,
-          content_type: str = "", method: str = "GET") -> tuple[int, str, bytes]:
-    """One HTTP request: status, content type and body (errors included)."""
-    if query is not None:
-        url += "?" + urllib.parse.urlencode({"query": query})
-    request = urllib.request.Request(url, data=data, method=method,
-                                     headers={k: v for k, v in (("Accept", accept), ("Content-Type", content_type)) if v})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, response.headers["Content-Type"], response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, error.headers["Content-Type"], error.read()
-
-
 def test_updates_are_refused_and_change_nothing(endpoint, graph_files) -> None:  # noqa: F811
     before = graph_files["ttl"].read_bytes()
     insert = "INSERT DATA { <https://x.org/a> <https://x.org/b> <https://x.org/c> }"
@@ -135,12 +120,19 @@ def test_service_is_refused_before_any_request_is_sent(endpoint) -> None:
             listener.accept()
 
 
-@pytest.mark.parametrize("path, query, status, says", [("/sparql", "SELEC", 400, b"line 1, column"),
-                                                        ("/other", "ASK {}", 404, b"/sparql"),
+@pytest.mark.parametrize("path, query, status, says", [("/other", "ASK {}", 404, b"/sparql"),
                                                         ("/sparql", None, 400, b"one query")])
 def test_bad_requests_get_a_one_line_reason(endpoint, path: str, query: str | None, status: int, says: bytes) -> None:
     code, media, body = fetch(endpoint.url.replace("/sparql", path), query)
     assert code == status and media.startswith("text/plain") and says in body and body.count(b"\n") == 1
+
+
+def test_a_syntax_error_is_a_reason_then_the_line_with_a_caret(endpoint) -> None:
+    code, media, body = fetch(endpoint.url, "SELECT ?x WHERE {\n  ?x ?y ?z . FILTER(?x > ) }")
+    reason, line, caret = body.decode().splitlines()
+    assert code == 400 and media.startswith("text/plain")
+    assert reason.startswith("bad SPARQL query at line 2, column 14: unexpected 'FILTER'")
+    assert line == "    ?x ?y ?z . FILTER(?x > ) }" and caret.index("^") == line.index("FILTER")
 
 
 def test_kg_serve_runs_until_terminated(graph_files, tmp_path: Path) -> None:  # noqa: F811

@@ -89,7 +89,7 @@ def test_a_killed_build_is_mixed_until_recovered(tmp_path: Path, builds) -> None
     assert build(new, out, kill_at="after-rename-1").returncode == -signal.SIGKILL
     now = snapshot(out)
     assert now != old_files and now != new_files
-    from kg.run.atomic import output_folder
+    from kg.run.manifest import output_folder
 
     with output_folder(out):
         assert snapshot(out) == new_files

@@ -92,4 +92,4 @@ def test_cache_options(corpus: Path, tmp_path: Path, monkeypatch) -> None:
     assert "cache: 0 reused, 15 extracted" in result.output
     assert len(list((tmp_path / "default").rglob("*.json"))) == 15
     result = runner.invoke(app, ["build", str(corpus), "-o", str(tmp_path / "c"), "-f", "ttl", "--engine", "spark"])
-    assert result.exit_code == 1 and "unknown engine" in result.output
+    assert result.exit_code == 2 and "unknown engine" in result.output

@@ -59,7 +59,7 @@ def test_a_bad_query_raises_query_error(graph_files, engine: str, query: str, me
     (lambda files: run_query(files["ttl"].with_name("missing.ttl"), "ASK {}"), "no such graph file"),
     (lambda files: run_query(files["ttl"], "ASK {}", engine="sparqlish"), "unknown engine"),
     (lambda files: resolve_query("no-such-query"), "no query file or named query"),
-    (lambda files: resolve_query("dir/missing.rq"), "no query file or named query"),
+    (lambda files: resolve_query("dir/missing.rq"), "dir/missing.rq: no such query file"),
     (lambda files: parse_params(["novalue"]), "name=value"),
 ])
 def test_usage_errors_raise_query_error(graph_files, call, message: str) -> None:
@@ -153,13 +153,24 @@ def test_cli_runs_a_query_file(cli, graph_files, tmp_path: Path) -> None:
     assert result.exit_code == 0 and result.output == "n\n4\n"
 
 
-@pytest.mark.parametrize("args, code", [(["SELEC ?x"], 1), (["no-such-query"], 1), (["gone/missing.rq"], 1),
+@pytest.mark.parametrize("args, code", [(["no-such-query"], 2), (["gone/missing.rq"], 1),
                                         (["top-datasets", "-p", "x=1"], 2), ([], 2)])
 def test_cli_errors_are_one_line_without_traceback(cli, graph_files, args: list, code: int) -> None:
     result = CliRunner().invoke(cli, ["query", str(graph_files["ttl"]), *args])
     assert result.exit_code == code and "Traceback" not in result.output
-    if code == 1:
-        assert len(result.output.strip().splitlines()) == 1
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_cli_syntax_error_is_one_error_line_then_the_query_line_and_a_caret(cli, graph_files) -> None:
+    result = CliRunner().invoke(cli, ["query", str(graph_files["ttl"]), "PREFIX x: <https://x.org/>\nSELEC ?x {}"])
+    reason, line, caret = result.output.splitlines()
+    assert result.exit_code == 1 and reason.startswith("error: bad SPARQL query at line 2, column 1: a query starts")
+    assert line == "  SELEC ?x {}" and caret == "  ^"
+
+
+def test_an_unknown_named_query_suggests_the_closest_names(cli, graph_files) -> None:
+    result = CliRunner().invoke(cli, ["query", str(graph_files["ttl"]), "top-entitis"])
+    assert result.exit_code == 2 and "did you mean top-entities" in result.output
 
 
 @pytest.mark.parametrize("query", ["INSERT DATA { <https://x.org/a> <https://x.org/b> <https://x.org/c> }",
@@ -188,12 +199,31 @@ def test_the_read_only_check_reads_keywords_not_strings_comments_or_names(query:
         assert kept
 
 
-def test_a_syntax_error_says_where_in_one_line(graph_files) -> None:
+@pytest.mark.parametrize("query, where, what", [
+    ("SELECT ?x WHERE {\n  ?x ?y ?z . FILTER(?x > ) }", "line 2, column 14", "unexpected 'FILTER'"),
+    ("SELECT ?x WHERE { ?x undeclared:p ?z }", "line 1, column 22", "undeclared prefix undeclared:"),
+    ("SELECT ?x WHERE { ?x ?y ?z } LIMT 3", "line 1, column 30", "unexpected 'LIMT'"),
+    ("SELECT ?x WHERE { ?x rdfs:label ?z", "line 1, column 35", "the query ends too early"),
+])
+def test_a_syntax_error_says_what_in_words_where_and_points_at_it(graph_files, query: str, where: str, what: str) -> None:
     with pytest.raises(QueryError) as info:
-        run_query(graph_files["ttl"], "SELECT ?x WHERE {\n  ?x ?y ?z . FILTER(?x > ) }")
-    assert str(info.value).startswith("bad SPARQL query at line 2, column ") and "\n" not in str(info.value)
-    with pytest.raises(QueryError, match="undeclared prefix"):
-        run_query(graph_files["ttl"], "SELECT ?x WHERE { ?x undeclared:p ?z }")
+        run_query(graph_files["ttl"], query)
+    reason, line, caret = str(info.value).split("\n")
+    assert reason.startswith(f"bad SPARQL query at {where}: {what}")
+    column = int(where.rsplit(" ", 1)[1])
+    assert line == "  " + query.split("\n")[int(where.split()[1].rstrip(",")) - 1] and caret == "  " + " " * (column - 1) + "^"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_common_prefixes_are_predeclared_and_a_query_own_prefix_wins(graph_files, engine: str) -> None:
+    count = "SELECT (COUNT(*) AS ?n) WHERE { ?p a mlkg:Paper ; dcterms:identifier ?id }"
+    assert run_query(graph_files["ttl"], count, engine)[1] == [(4,)]
+    assert run_query(graph_files["ttl"], "PREFIX mlkg: <https://x.org/> " + count, engine)[1] == [(0,)]
+
+
+def test_a_parameter_value_with_a_predeclared_prefix_is_an_iri() -> None:
+    assert bind_params("SELECT * WHERE { VALUES ?kind { <x:y> } }", {"kind": ["mlkg:Model"]}) \
+        == "SELECT * WHERE { VALUES ?kind { mlkg:Model } }"
 
 
 def test_kg_cli_has_the_query_command(graph_files) -> None:

@@ -1,6 +1,7 @@
 """`kg check`: validate an export directory the way SPARQL, Gephi and browser users consume it."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import typer
@@ -20,6 +21,8 @@ def check_command(
 
     if not export_dir.is_dir():
         raise fail(f"{export_dir} is not a directory")
+    if not os.access(export_dir, os.R_OK | os.X_OK):
+        raise fail(f"{export_dir}: cannot read (permission denied)")
     failed = 0
     for result in check_dir(export_dir, browser=browser, shacl=shacl):
         typer.echo(result.line())

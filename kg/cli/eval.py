@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, List, Optional
 import typer
 from rich.console import Console
 
-from kg.errors import UserError
+from kg.errors import UsageError
 from kg.cli.help import EXTRACTORS_HELP
 from kg.cli.train import say
 from kg.quality.gold import build_items, gold_papers, read_files
@@ -81,7 +81,7 @@ def eval_command(
 
     names = tuple(n.strip() for n in extractors.split(",") if n.strip()) or None
     if cv == 1:
-        raise UserError("--cv needs at least 2 folds")
+        raise UsageError("--cv needs at least 2 folds")
     files = read_files(golds)
     predicted = None
     if cv:

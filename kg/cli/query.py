@@ -7,6 +7,8 @@ from typing import List, Optional
 
 import typer
 
+from kg.cli.limits import max_memory_option, max_rows_option, timeout_option
+
 
 class OutputFormat(str, Enum):
     """How rows are printed."""
@@ -37,23 +39,44 @@ def query_command(
                                        "rdflib parses the file every time (slow; for comparison)."),
     store_dir: Optional[Path] = typer.Option(None, "--store-dir", metavar="DIR",
                                              help="Where query stores live (default: $PAPERKG_STORE_DIR, else the user cache dir)."),
+    timeout: float = timeout_option(),
+    max_rows: int = max_rows_option(),
+    max_memory: int = max_memory_option(),
 ) -> None:
-    """Run a read-only SPARQL query on an exported graph and print the rows."""
-    from kg.query.sparql import QueryUsageError, format_rows, parse_params, resolve_query, run_query
+    """Run a read-only SPARQL query on an exported graph and print the rows.
+
+    The prefixes mlkg, rdfs, rdf, skos, dcterms, prov, schema, xsd, nif and itsrdf are predeclared
+    (a query's own PREFIX wins). With oxigraph the query runs in a separate process under the limits.
+    """
+    from kg.query.pool import QueryLimits
+    from kg.query.sparql import format_rows, parse_params, resolve_query, run_query
 
     if list_queries:
         typer.echo(describe_named_queries(), nl=False)
         return
     if graph is None or query is None:
         raise typer.BadParameter("give a GRAPH file and a QUERY (SPARQL text, a .rq file or a name from --list)")
-    try:  # any other QueryError (a UserError) ends as one line with exit 1 in kg.cli.errors
-        columns, rows = run_query(graph, resolve_query(query), engine.value, parse_params(param), store_dir,
-                                  on_build=announce_build)
-        text = format_rows(columns, rows, fmt.value)
-    except QueryUsageError as error:
-        typer.echo(f"error: {error}", err=True)
-        raise typer.Exit(2) from None
-    typer.echo(text, nl=False)
+    limits = QueryLimits(timeout=timeout, max_rows=max_rows, memory_mb=max_memory, workers=1)
+    # a QueryError ends as one line with exit 1 in kg.cli.errors, a QueryUsageError with exit 2
+    text, params = resolve_query(query), parse_params(param)
+    columns, rows = run_query(graph, text, engine.value, params, store_dir, announce_build, limits)
+    if not rows and params:
+        explain_empty(graph, text, params, engine.value, store_dir, limits)
+    typer.echo(format_rows(columns, rows, fmt.value), nl=False)
+
+
+def explain_empty(graph: Path, text: str, params: dict, engine: str, store_dir: Optional[Path], limits) -> None:
+    """Fail with `no entity named 'x'; did you mean X?` when a name parameter names nothing."""
+    from dataclasses import replace
+
+    from kg.cli.errors import fail
+    from kg.query.lookup import unmatched
+    from kg.query.sparql import run_query
+
+    run = lambda names: run_query(graph, names, engine, {}, store_dir, None, replace(limits, max_rows=0))  # noqa: E731
+    problem = unmatched(text, params, run)
+    if problem:
+        raise fail(problem)
 
 
 def announce_build(export: Path) -> None:

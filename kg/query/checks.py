@@ -10,9 +10,16 @@ from __future__ import annotations
 
 import re
 
-from kg.errors import UserError
+from kg.errors import UsageError, UserError
 from kg.text.shorten import shorten
 
+PREFIXES = {"dcterms": "http://purl.org/dc/terms/", "itsrdf": "http://www.w3.org/2005/11/its/rdf#",
+            "mlkg": "https://w3id.org/paperkg/vocab#",
+            "nif": "http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#",
+            "prov": "http://www.w3.org/ns/prov#", "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+            "rdfs": "http://www.w3.org/2000/01/rdf-schema#", "schema": "https://schema.org/",
+            "skos": "http://www.w3.org/2004/02/skos/core#", "xsd": "http://www.w3.org/2001/XMLSchema#"}
+"""Predeclared in every query (a query's own PREFIX wins): the export's prefixes (a test keeps them equal)."""
 UPDATE_FORMS = ("INSERT", "DELETE", "LOAD", "CLEAR", "CREATE", "DROP", "COPY", "MOVE", "ADD", "WITH")
 LEXEMES = re.compile(r'"""(?:[^"\\]|\\.|"(?!""))*"""' r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
                      r'|"(?:[^"\\\n]|\\.)*"' r"|'(?:[^'\\\n]|\\.)*'"
@@ -26,7 +33,13 @@ class QueryError(UserError):
     """A query that cannot run: bad SPARQL, an update or SERVICE, unreadable graph (CLI exit 1)."""
 
 
-class QueryUsageError(QueryError):
+class QuerySyntaxError(QueryError):
+    """Query text the SPARQL parser rejects; the message points at the place (line, column, caret)."""
+
+    pointed = True  # kg.cli.errors keeps the quoted line and the caret
+
+
+class QueryUsageError(QueryError, UsageError):
     """A query asked for wrongly: unknown named query, parameter, engine or format (CLI exit 2)."""
 
 
@@ -61,16 +74,64 @@ def refuse_unsafe(text: str) -> None:
 
 
 def syntax_message(error: Exception, text: str) -> str:
-    """One line: where the parser stopped, what it expected, and the text there."""
+    """What is wrong in words, the line and column, and that line with a caret under the place.
+
+    Oxigraph reports where its parser gave up, which is mostly the end of the text; the place is
+    taken from an undeclared prefix, else from rdflib's parser (which stops at the offending token).
+    """
     message = " ".join(str(error).split())
+    if "Prefix not found" in message:
+        return undeclared_prefix(text) or f"bad SPARQL query: {shorten(message, 160, strip='')}"
     found = re.match(r"error at (\d+):(\d+): (.*)", message)
-    if not found:
-        return f"bad SPARQL query: {message}"
-    line, column, detail = int(found[1]), int(found[2]), found[3]
-    if "Prefix not found" in detail:
-        detail = "undeclared prefix (add a PREFIX line)"
-    else:
-        detail = shorten(detail, 160, strip="")
-    lines = text.splitlines() or [""]
-    near = lines[line - 1][max(column - 1, 0):][:30].strip() if 0 < line <= len(lines) else ""
-    return f"bad SPARQL query at line {line}, column {column}: {detail}" + (f' (at "{near}")' if near else "")
+    place = parser_place(text)
+    if place is None:
+        if not found:
+            return f"bad SPARQL query: {shorten(message, 160, strip='')}"
+        offset = sum(len(line) + 1 for line in text.split("\n")[:int(found[1]) - 1]) + int(found[2]) - 1
+        place = (offset, f"expected {shorten(re.sub(r'^expected (one of )?', '', found[3]), 120, strip='')}")
+    return pointed(text, *place)
+
+
+def undeclared_prefix(text: str) -> str | None:
+    """The message for the first prefixed name whose prefix is neither declared nor predeclared."""
+    code = LEXEMES.sub(lambda m: " " * len(m[0]), text)  # strings, IRIs and comments blanked, offsets kept
+    declared = set(re.findall(r"PREFIX\s+([A-Za-z][\w.-]*)?:", code, flags=re.IGNORECASE)) | set(PREFIXES)
+    for match in re.finditer(r"(?<![\w:?$<>\"'.-])([A-Za-z][\w.-]*)?:[\w.-]*", code):
+        if (match[1] or "") not in declared and not re.search(r"PREFIX\s*$", code[:match.start()], re.I):
+            name = match[1] or ""
+            return pointed(text, match.start(), f"undeclared prefix {name}: (declare it with PREFIX {name}: <...>; "
+                                                 f"predeclared: {', '.join(sorted(PREFIXES))})")
+    return None
+
+
+def parser_place(text: str) -> tuple[int, str] | None:
+    """(offset, what is wrong) by rdflib's SPARQL parser, or None when it accepts the text."""
+    try:
+        from pyparsing import ParseException
+        from rdflib.plugins.sparql.parser import parseQuery
+    except ImportError:  # pragma: no cover  (rdflib is a dependency)
+        return None
+    try:
+        parseQuery(text)
+    except ParseException as error:
+        offset = error.loc
+        rest = text[offset:].strip()
+        word = (re.match(r"[\w?$:.-]+|\S", rest) or [""])[0][:30]
+        if not rest:
+            return offset, "the query ends too early (a closing } or ) or a quote may be missing)"
+        if not text[:offset].strip() or re.fullmatch(r"(?is)\s*(?:(?:PREFIX\s+[^\s:]*:\s*<[^>]*>|BASE\s*<[^>]*>)\s*)*", text[:offset]):
+            return offset, f"a query starts with SELECT, ASK, CONSTRUCT or DESCRIBE, not {word!r}"
+        return offset, f"unexpected {word!r} here"
+    except Exception:  # noqa: BLE001  (rdflib's parser raises assorted errors on odd input; fall back)
+        return None
+    return None
+
+
+def pointed(text: str, offset: int, what: str) -> str:
+    """`bad SPARQL query at line L, column C: what`, then the line and a caret under column C."""
+    line = text.count("\n", 0, offset) + 1
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    source = text[start:end if end >= 0 else len(text)].replace("\t", " ")
+    column = offset - start + 1
+    return f"bad SPARQL query at line {line}, column {column}: {what}\n  {source}\n  {' ' * (column - 1)}^"

@@ -6,6 +6,10 @@ TSV; CONSTRUCT/DESCRIBE as Turtle (default), N-Triples, RDF/XML or JSON-LD. Upda
 SERVICE clauses 400 (`kg.query.checks`); the store itself is opened read-only. `kg serve` answers
 from a `LiveStore`: when the export file changes, the next request loads the new version.
 
+Each query runs in a worker process (`kg.query.pool`) under limits: time (`--timeout`), rows and
+bytes of the answer, memory, and how many run at once (the others wait briefly, then get 503); a
+query whose client disconnects is stopped. Limit errors are 503 with a one-line reason.
+
 It is the standard library's threading HTTP server over the same pyoxigraph store `kg query` reads,
 rather than the `oxigraph` server binary: that server evaluates SERVICE clauses by sending HTTP
 requests to any endpoint a query names, which paperkg refuses (no network at run time), and it
@@ -13,26 +17,23 @@ cannot be told not to.
 """
 from __future__ import annotations
 
+import select
 import signal
+import socket
 import sys
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Callable
 from urllib.parse import parse_qs, urlsplit
 
-import pyoxigraph as ox
-
-from kg.query.checks import QueryError, refuse_unsafe, syntax_message, update_form
+from kg.query.checks import QueryError, QuerySyntaxError, refuse_unsafe, update_form
+from kg.query.pool import Busy, Cancelled, LimitError, NotAcceptableAnswer, QueryLimits, WorkerPool
+from kg.query.results import negotiate  # noqa: F401  (part of this module's interface)
 from kg.query.store import StoreError
 
 PATHS = ("/sparql", "/query")
 MAX_BODY = 10 * 1024 * 1024
-R, G = ox.QueryResultsFormat, ox.RdfFormat
-RESULT_TYPES = {"application/sparql-results+json": R.JSON, "application/json": R.JSON,
-                "application/sparql-results+xml": R.XML, "application/xml": R.XML, "text/xml": R.XML,
-                "text/csv": R.CSV, "text/tab-separated-values": R.TSV}
-GRAPH_TYPES = {"text/turtle": G.TURTLE, "application/n-triples": G.N_TRIPLES, "text/plain": G.N_TRIPLES,
-               "application/rdf+xml": G.RDF_XML, "application/ld+json": G.JSON_LD}
 HELP = ("paperkg SPARQL endpoint (read-only).\n"
         "GET /sparql?query=... or POST /sparql (form field query, or an application/sparql-query body).\n"
         "Accept: application/sparql-results+json (default), application/sparql-results+xml, text/csv,\n"
@@ -41,20 +42,30 @@ HELP = ("paperkg SPARQL endpoint (read-only).\n"
 
 
 class Endpoint(ThreadingHTTPServer):
-    """An HTTP server answering from a read-only store (a fixed one, or a `LiveStore` that follows its export)."""
+    """An HTTP server answering from a read-only store, each query in a worker process under `limits`.
+
+    `store` gives the directory of the store to answer from (a `LiveStore` follows its export).
+    """
 
     daemon_threads = True
+    request_queue_size = 128  # the listen backlog: bursts of clients connect instead of being reset
 
-    def __init__(self, store: ox.Store | Callable[[], ox.Store], port: int = 7878,
-                 log: Callable[[str], None] | None = None) -> None:
+    def __init__(self, store: Callable[[], Path], port: int = 7878, log: Callable[[str], None] | None = None,
+                 limits: QueryLimits = QueryLimits()) -> None:
         super().__init__(("127.0.0.1", port), Handler)
-        self.source = (lambda: store) if isinstance(store, ox.Store) else store
+        self.source = store
         self.log = log
+        self.pool = WorkerPool(limits)
 
     @property
     def url(self) -> str:
         """The query URL."""
         return f"http://127.0.0.1:{self.server_address[1]}/sparql"
+
+    def server_close(self) -> None:
+        """Close the socket and stop the workers."""
+        super().server_close()
+        self.pool.close()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -111,23 +122,34 @@ class Handler(BaseHTTPRequestHandler):
         except QueryError as error:
             return self.error(HTTPStatus.BAD_REQUEST, str(error))
         try:
-            result = self.server.source().query(text)
-        except StoreError as error:
-            return self.error(HTTPStatus.SERVICE_UNAVAILABLE, str(error))
-        except SyntaxError as error:
-            return self.error(HTTPStatus.BAD_REQUEST, syntax_message(error, text))
-        except (ValueError, OSError, RuntimeError) as error:
-            return self.error(HTTPStatus.INTERNAL_SERVER_ERROR, " ".join(str(error).split()))
-        offers, default = (GRAPH_TYPES, "text/turtle") if isinstance(result, ox.QueryTriples) else (RESULT_TYPES, "application/sparql-results+json")
-        chosen = negotiate(self.headers.get("Accept") or "", offers, default)
-        if chosen is None:
-            return self.error(HTTPStatus.NOT_ACCEPTABLE, f"acceptable types: {', '.join(offers)}")
-        payload = result.serialize(format=offers[chosen])
-        self.reply(HTTPStatus.OK, payload, offers[chosen].media_type if chosen != "text/plain" else "text/plain; charset=utf-8")
+            media, payload = self.server.pool.run({"store": str(self.server.source()), "query": text, "mode": "http",
+                                                    "accept": self.headers.get("Accept") or ""}, self.client_gone)
+        except Cancelled:
+            self.close_connection = True
+            return None
+        except (StoreError, LimitError) as error:
+            return self.error(HTTPStatus.SERVICE_UNAVAILABLE, str(error), retry=isinstance(error, Busy))
+        except QuerySyntaxError as error:
+            return self.error(HTTPStatus.BAD_REQUEST, str(error), one_line=False)
+        except NotAcceptableAnswer as error:
+            return self.error(HTTPStatus.NOT_ACCEPTABLE, str(error))
+        except QueryError as error:
+            return self.error(HTTPStatus.INTERNAL_SERVER_ERROR, str(error))
+        self.reply(HTTPStatus.OK, payload, media)
 
-    def reply(self, status: HTTPStatus, payload: bytes, media_type: str) -> None:
+    def client_gone(self) -> bool:
+        """Whether the client closed its connection (checked while its query runs)."""
+        try:
+            readable, _, _ = select.select([self.connection], [], [], 0)
+            return bool(readable) and self.connection.recv(1, socket.MSG_PEEK) == b""
+        except (OSError, ValueError):
+            return True
+
+    def reply(self, status: HTTPStatus, payload: bytes, media_type: str, retry: bool = False) -> None:
         """Send a complete response."""
         self.send_response(status)
+        if retry:
+            self.send_header("Retry-After", "5")
         self.send_header("Content-Type", media_type)
         self.send_header("Content-Length", str(len(payload)))
         self.send_header("Vary", "Accept")
@@ -135,9 +157,10 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(payload)
 
-    def error(self, status: HTTPStatus, message: str) -> None:
-        """A plain-text one-line error."""
-        self.reply(status, (message + "\n").encode("utf-8"), "text/plain; charset=utf-8")
+    def error(self, status: HTTPStatus, message: str, retry: bool = False, one_line: bool = True) -> None:
+        """A plain-text error: one line (a syntax error adds the query's line and a caret)."""
+        text = " ".join(message.split()) if one_line else message
+        self.reply(status, (text + "\n").encode("utf-8"), "text/plain; charset=utf-8", retry)
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (http.server's signature)
         """One line per request, to the server's log if it has one."""
@@ -145,43 +168,15 @@ class Handler(BaseHTTPRequestHandler):
             self.server.log(f"{self.address_string()} {format % args}")
 
 
-def negotiate(accept: str, offers: dict, default: str) -> str | None:
-    """The offered media type the Accept header prefers (q-values, wildcards); `default` for none or */*."""
-    best, best_q = None, 0.0
-    for position, item in enumerate(accept.split(",")):
-        media, *options = [part.strip().lower() for part in item.split(";")]
-        q = next((float(o[2:]) for o in options if o.startswith("q=") and is_number(o[2:])), 1.0)
-        if not media or q <= best_q:
-            continue
-        if media in ("*/*", "*") or (media.endswith("/*") and default.startswith(media[:-1])):
-            match = default
-        elif media.endswith("/*"):
-            match = next((o for o in offers if o.startswith(media[:-1])), None)
-        else:
-            match = media if media in offers else None
-        if match:
-            best, best_q = match, q
-    return best if accept.strip() else default
-
-
-def is_number(text: str) -> bool:
-    """Whether `text` parses as a float."""
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
 def interrupt(signum: int, frame: object) -> None:
     """SIGTERM stops the server as Ctrl-C does."""
     raise KeyboardInterrupt
 
 
-def serve(store: ox.Store | Callable[[], ox.Store], port: int, on_ready: Callable[[str], None],
-          log: Callable[[str], None] | None = None) -> None:
+def serve(store: Callable[[], Path], port: int, on_ready: Callable[[str], None],
+          log: Callable[[str], None] | None = None, limits: QueryLimits = QueryLimits()) -> None:
     """Serve until interrupted (Ctrl-C) or terminated (SIGTERM)."""
-    with Endpoint(store, port, log or (lambda line: print(line, file=sys.stderr))) as endpoint:
+    with Endpoint(store, port, log or (lambda line: print(line, file=sys.stderr)), limits) as endpoint:
         signal.signal(signal.SIGTERM, interrupt)
         on_ready(endpoint.url)
         try:

@@ -14,18 +14,22 @@ Updates and SERVICE clauses are refused before anything runs (`kg.query.checks`)
 from __future__ import annotations
 
 import csv
+import difflib
 import io
 import json
 import re
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, Callable, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Sequence
 
 import pyoxigraph as ox
 
-from kg.query.checks import QueryError, QueryUsageError, refuse_unsafe, syntax_message
+from kg.query.checks import PREFIXES, QueryError, QuerySyntaxError, QueryUsageError, refuse_unsafe, syntax_message
 from kg.text.shorten import shorten
+
+if TYPE_CHECKING:
+    from kg.query.pool import QueryLimits
 
 Row = tuple[Any, ...]
 ENGINES = ("oxigraph", "rdflib")
@@ -74,10 +78,16 @@ def parameters(text: str) -> dict[str, str]:
 
 
 def resolve_query(spec: str) -> str:
-    """The SPARQL text of a file path, a named query, or the spec itself when it is a query."""
+    """The SPARQL text of a file path, a named query, or the spec itself when it is a query.
+
+    A missing or unreadable `.rq` file is bad input (QueryError); an unknown name is a usage error
+    that names the closest named queries.
+    """
     try:
         if "\n" not in spec and Path(spec).is_file():
             return Path(spec).read_text(encoding="utf-8")
+    except PermissionError as error:
+        raise QueryError(f"{spec}: cannot read ({error.strerror})") from None
     except OSError:  # not a usable path (too long, bad characters): it is query text
         pass
     except UnicodeDecodeError as error:
@@ -85,16 +95,19 @@ def resolve_query(spec: str) -> str:
     named = named_queries()
     if spec.removesuffix(".rq") in named:
         return named[spec.removesuffix(".rq")].text
+    if spec.endswith(".rq") and "/" in spec:
+        raise QueryError(f"{spec}: no such query file")
     if spec.endswith(".rq") or re.fullmatch(r"[\w.-]+", spec):
-        # a file or name that is not there is bad input (exit 1), not a misuse of the command line
-        raise QueryError(f"no query file or named query {spec!r} (named queries: {', '.join(named)})")
+        close = difflib.get_close_matches(spec.removesuffix(".rq"), list(named), n=3, cutoff=0.6)
+        hint = f"did you mean {', '.join(close)}? " if close else ""
+        raise QueryUsageError(f"no query file or named query {spec!r} ({hint}named queries: {', '.join(named)})")
     return spec
 
 
 def bind_params(text: str, params: Mapping[str, Sequence[str]]) -> str:
     """Replace the values of each `VALUES ?name { ... }` block named in `params`."""
     known = parameters(text)
-    prefixes = set(re.findall(r"PREFIX\s+([A-Za-z][\w.-]*)?:", text, flags=re.IGNORECASE))
+    prefixes = set(re.findall(r"PREFIX\s+([A-Za-z][\w.-]*)?:", text, flags=re.IGNORECASE)) | set(PREFIXES)
     for name, values in params.items():
         if name not in known:
             raise QueryUsageError(f"unknown parameter {name!r} (this query takes: {', '.join(known) or 'none'})")
@@ -110,7 +123,8 @@ def bind_params(text: str, params: Mapping[str, Sequence[str]]) -> str:
 
 def sparql_value(value: str, prefixes: Collection[str] = (), lookup: bool = False, numeric: str = "",
                  name: str = "value") -> str:
-    """`<iri>` and `prefix:name` (a prefix the query declares) stay IRIs; integers where the default is one
+    """`<iri>` and `prefix:name` (a prefix the query declares, or a predeclared one) stay IRIs; integers where the
+    default is one
     (`numeric="integer"`) or UNDEF (`"undef"`: if the value is one); the rest strings (lower-cased if `lookup`)."""
     prefixed = re.fullmatch(r"([A-Za-z][\w.-]*):[A-Za-z_]\w*", value)
     if re.fullmatch(r"<[^<>\"{}|^`\\\s]*>", value) or (prefixed and prefixed[1] in prefixes):
@@ -138,17 +152,21 @@ def parse_params(pairs: Sequence[str]) -> dict[str, list[str]]:
 
 def run_query(graph_path: str | Path, query_text: str, engine: str = "oxigraph",
               params: Mapping[str, Sequence[str]] | None = None, store_dir: Path | None = None,
-              on_build: Callable[[Path], None] | None = None) -> tuple[list[str], list[Row]]:
+              on_build: Callable[[Path], None] | None = None,
+              limits: "QueryLimits | None" = None) -> tuple[list[str], list[Row]]:
     """Run SPARQL on an RDF export (format by suffix); SELECT/ASK/CONSTRUCT -> (columns, rows).
 
     oxigraph answers from the export's on-disk store (`kg.query.store`, built on first use, then
-    opened read-only); rdflib parses the file each time.
+    opened read-only): in this process, or with `limits` in a worker process that is killed when it
+    overruns them (`kg.query.pool`). rdflib parses the file each time, in this process.
+    The common prefixes (`PREFIXES`) are predeclared; a query's own PREFIX wins.
     """
     if engine not in ENGINES:
         raise QueryUsageError(f"unknown engine {engine!r} (choose from: {', '.join(ENGINES)})")
     text = bind_params(query_text, params or {})
     refuse_unsafe(text)
-    from kg.query.store import StoreError, open_store, rdf_format
+
+    from kg.query.store import StoreError, rdf_format
 
     path = Path(graph_path)
     try:
@@ -157,27 +175,61 @@ def run_query(graph_path: str | Path, query_text: str, engine: str = "oxigraph",
             if not path.is_file():
                 raise StoreError(f"{path}: no such graph file")
             return run_rdflib(path, text)
-        return run_store(open_store(path, store_dir, on_build), text)
+        return run_oxigraph(path, text, store_dir, on_build, limits)
     except StoreError as error:
         raise QueryError(str(error)) from None
     except OSError as error:
         raise QueryError(f"{getattr(error, 'filename', None) or path}: {error.strerror or error}") from None
 
 
-def run_store(store: ox.Store, text: str) -> tuple[list[str], list[Row]]:
-    """Query a pyoxigraph store (read-only text already checked)."""
+def run_oxigraph(path: Path, text: str, store_dir: Path | None, on_build: Callable[[Path], None] | None,
+                 limits: "QueryLimits | None") -> tuple[list[str], list[Row]]:
+    """The export's store answers: in this process, or in a worker process under `limits`."""
+    from dataclasses import replace
+
+    from kg.query.pool import WorkerPool
+    from kg.query.store import default_store_dir, ensure_store
+
+    pool = WorkerPool(replace(limits, workers=1)) if limits else None  # its process starts while we check
     try:
-        result = store.query(text)
+        execute(ox.Store(), text)  # a syntax error is reported before the store is built
+        store = ensure_store(path, store_dir or default_store_dir(), on_build)
+        if pool is None:
+            return rows_of(execute(ox.Store.read_only(str(store)), text))
+        return pool.run({"store": str(store), "query": text, "mode": "rows"})
+    finally:
+        if pool:
+            pool.close()
+
+
+def execute(store: ox.Store, text: str) -> Any:
+    """Run read-only query text (already checked) with the common prefixes predeclared."""
+    try:
+        return store.query(text, prefixes=PREFIXES)
     except SyntaxError as error:
-        raise QueryError(syntax_message(error, text)) from None
+        raise QuerySyntaxError(syntax_message(error, text)) from None
     except (ValueError, OSError, RuntimeError) as error:
         raise QueryError(f"the query failed: {' '.join(str(error).split())}") from None
-    if isinstance(result, ox.QueryBoolean):
-        return ["ask"], [(bool(result),)]
-    if isinstance(result, ox.QueryTriples):
-        return ["subject", "predicate", "object"], [tuple(map(ox_value, t)) for t in result]
-    columns = [v.value for v in result.variables]
-    return columns, [tuple(ox_value(solution[c]) for c in columns) for solution in result]
+
+
+def run_store(store: ox.Store, text: str) -> tuple[list[str], list[Row]]:
+    """Query a pyoxigraph store (read-only text already checked)."""
+    return rows_of(execute(store, text))
+
+
+def rows_of(result: Any, max_rows: int = 0) -> tuple[list[str], list[Row]]:
+    """A pyoxigraph result as (columns, rows of plain values); TooLarge past `max_rows` (0: no cap)."""
+    from kg.query.results import capped
+
+    try:
+        if isinstance(result, ox.QueryBoolean):
+            return ["ask"], [(bool(result),)]
+        if isinstance(result, ox.QueryTriples):
+            return ["subject", "predicate", "object"], [tuple(map(ox_value, t)) for t in capped(result, max_rows, "triples")]
+        columns = [v.value for v in result.variables]
+        return columns, [tuple(ox_value(s[c]) for c in columns) for s in capped(result, max_rows, "rows")]
+    except (ValueError, OSError, RuntimeError) as error:
+        raise QueryError(f"the query failed: {' '.join(str(error).split())}") from None
 
 
 def ox_value(term: Any) -> Any:
@@ -199,7 +251,7 @@ def run_rdflib(path: Path, text: str) -> tuple[list[str], list[Row]]:
     except Exception as error:  # rdflib parsers raise many unrelated types
         raise QueryError(f"{path}: cannot parse: {' '.join(str(error).split())}") from None
     try:
-        result = graph.query(text)
+        result = graph.query(text, initNs=PREFIXES)
         rows = list(result)
     except Exception as error:  # pyparsing ParseException and evaluation errors
         raise QueryError(f"bad SPARQL query: {' '.join(str(error).split())}") from None

@@ -66,17 +66,17 @@ def open_store(export: str | Path, store_dir: Path | None = None,
 
 
 class LiveStore:
-    """An export's store that follows the file: before each use, a changed export is loaded again."""
+    """An export's store that follows the file: each call gives the store's folder, loading a changed export first."""
 
     def __init__(self, export: str | Path, store_dir: Path | None = None,
                  on_build: Callable[[Path], None] | None = None) -> None:
         self.export, self.store_dir, self.on_build = Path(export), store_dir or default_store_dir(), on_build
         self._lock = threading.Lock()
         self._seen: list[int] | None = None
-        self._store: ox.Store | None = None
+        self._store: Path | None = None
         self()
 
-    def __call__(self) -> ox.Store:
+    def __call__(self) -> Path:
         """The store of the export as it is now (one stat per call; a reload only when it changed)."""
         try:
             now = signature(self.export.stat())
@@ -84,7 +84,7 @@ class LiveStore:
             raise StoreError(f"{self.export}: {error.strerror or error}; the endpoint answers only from it") from None
         with self._lock:
             if now != self._seen or self._store is None:
-                self._store = open_store(self.export, self.store_dir, self.on_build)
+                self._store = ensure_store(self.export, self.store_dir, self.on_build)
                 self._seen = now
             return self._store
 

@@ -5,7 +5,7 @@ renamed over the old one (`os.replace`, atomic on POSIX): a crash, a `kill -9` o
 leaves the previous file whole, never a truncated one. `OutputLock` holds an advisory lock
 (`fcntl.flock`, released by the kernel when the process dies, so a crash leaves no stale lock)
 on `<folder>/.kg-build.lock`, which names its holder (pid and host) for the error message of a
-second build into the same folder.
+second build into the same folder. `kg.run.manifest.output_folder` takes that lock for a build.
 """
 from __future__ import annotations
 
@@ -134,27 +134,3 @@ class OutputLock:
         discard(self.path)  # removed while still locked, so a waiting build re-checks (see _same_file)
         os.close(self._fd)
         self._fd = None
-
-
-@contextmanager
-def output_folder(folder: Path) -> Iterator[Path]:
-    """Create `folder` if needed and hold its lock; a crashed build's publish is completed, its leftovers removed.
-
-    A folder this call created is removed again if the block fails and leaves it empty.
-    """
-    created = not folder.exists()
-    folder.mkdir(parents=True, exist_ok=True)
-    try:
-        with OutputLock(folder):
-            from kg.run.manifest import recover
-
-            recover(folder)  # a build killed while publishing its files is completed first
-            remove_leftovers(folder)
-            yield folder
-    except BaseException:
-        if created:
-            try:
-                folder.rmdir()
-            except OSError:
-                pass
-        raise

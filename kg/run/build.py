@@ -19,7 +19,7 @@ from kg.extraction.interface import too_long
 from kg.io.readers import Corpus, read_corpus
 from kg.nlp import BLANK, DEFAULT_MODEL
 from kg.run.engines import EngineOptions, ExtractSpec, WorkerSpec, model_fingerprint
-from kg.run.atomic import output_folder
+from kg.run.manifest import output_folder
 from kg.run.outputs import choose_writers, write_exports
 from kg.run.pipeline import BuildStats, assemble, extract_all
 from kg.run.timing import stage

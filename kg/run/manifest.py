@@ -15,9 +15,11 @@ import hashlib
 import json
 import os
 import signal
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
-from kg.run.atomic import TEMP_PREFIX, atomic_path, commit, fsync_path
+from kg.run.atomic import TEMP_PREFIX, OutputLock, atomic_path, commit, fsync_path, remove_leftovers
 
 MANIFEST = ".kg-manifest.json"
 KILL_ENV = "PAPERKG_TEST_KILL_AT"  # tests: the build kills itself (SIGKILL) at the named point of publish
@@ -95,3 +97,25 @@ def mixed(folder: Path) -> tuple[list[str], list[str]] | None:
     stale = [name for name, expected in sorted(files.items()) if not matches(folder / name, expected)]
     others = sorted(p.name for p in folder.glob("graph*.*") if p.is_file() and p.name not in files)
     return stale, others
+
+
+@contextmanager
+def output_folder(folder: Path) -> Iterator[Path]:
+    """Create `folder` if needed and hold its lock; a crashed build's publish is completed, its leftovers removed.
+
+    A folder this call created is removed again if the block fails and leaves it empty.
+    """
+    created = not folder.exists()
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        with OutputLock(folder):
+            recover(folder)  # a build killed while publishing its files is completed first
+            remove_leftovers(folder)
+            yield folder
+    except BaseException:
+        if created:
+            try:
+                folder.rmdir()
+            except OSError:
+                pass
+        raise
