@@ -19,7 +19,7 @@ def serve_command(
     max_memory: int = max_memory_option(),
     workers: int = typer.Option(2, "--workers", min=1, max=64, metavar="N",
                                 help="Queries run at once, each in its own process; others wait while these keep finishing, "
-                                     "and get 503 when none finished for 5 s."),
+                                     "and get 503 when none finished for 10 s."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not log each request."),
 ) -> None:
     """Serve GRAPH as a read-only SPARQL 1.1 endpoint (GET/POST /sparql; JSON, XML, CSV, TSV results)."""

@@ -37,7 +37,7 @@ class QueryLimits:
     max_bytes: int = 100_000_000
     memory_mb: int = 768
     workers: int = 2
-    queue_wait: float = 5.0
+    queue_wait: float = 10.0
     recycle_mb: int = 256  # a worker holding more resident memory after a query is replaced
 
 
