@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from spacy.tokens import Doc
 
-from kg.extractors import model  # noqa: F401  (registers the span model)
+from kg.extractors import encoder, model  # noqa: F401  (register the encoder and the span model)
 from kg.extraction.doccache import clear
 from kg.extractors.model.weights import digest
 from kg.extractors.rules import RULES
@@ -21,11 +21,13 @@ from kg.registry import UnknownNameError, combiners, extractors, lookup, relator
 if TYPE_CHECKING:
     from kg.run.engines import ExtractSpec
 
-PRESETS = {"rules": RULES, "fast": RULES + ("span_model",), "all": RULES + ("span_model",)}  # names for several
-DEFAULT_EXTRACTORS = PRESETS["fast"]  # the rules propose, the trained span model decides
+# Names that stand for several: `default` (the rules propose, the fine-tuned encoder decides), `fast` (the rules
+# propose, the linear span model decides: no transformer), `rules` (the rules alone).
+PRESETS = {"default": RULES + ("encoder",), "fast": RULES + ("span_model",), "rules": RULES}
+DEFAULT_EXTRACTORS = PRESETS["default"]
 DEFAULT_COMBINER = "rules"  # when no combiner is named (`--extractors rules`, or a list of extractors)
 DEFAULT_RELATORS = ("sentence_cues",)
-VERSION = "0.8.0"  # bump when extraction output changes (part of cache keys)
+VERSION = "0.9.0"  # bump when extraction output changes (part of cache keys)
 Folds = tuple[tuple[str, tuple[str, ...]], ...]  # (weights file, ids of the papers it scores) per fold
 
 
@@ -91,5 +93,5 @@ def extract_spec(names: tuple[str, ...] = (), weights: Path | None = None, folds
     if folds is not None:
         return ExtractSpec(fold_extract, args=(names,), kwargs=(("folds", folds),), version=f"{VERSION}+cv{len(folds)}")
     kwargs = (("weights", str(weights)),) if weights is not None else ()
-    version = f"{VERSION}+{digest(weights)}" if weights is not None and weights.is_file() else VERSION
+    version = f"{VERSION}+{digest(weights)}" if weights is not None and weights.exists() else VERSION
     return ExtractSpec(build_extract, args=(names,), kwargs=kwargs, version=version)

@@ -8,7 +8,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from kg.extractors import extract_spec
+from kg.extractors import DEFAULT_EXTRACTORS, expand, extract_spec
+from kg.extractors.encoder.component import ENCODER
 from kg.extractors.model.crossval import make_examples, train_folds
 from kg.quality.gold import build_items, gold_items_of
 
@@ -21,9 +22,14 @@ def cross_validate(files: dict[Path, list[dict]], folds: int, model: str, names:
     """Predicted items of every gold paper, each from a span model trained on the other folds only, resolved
     together in one graph (as `kg build` resolves a corpus), so cross-paper linking is scored as users see it."""
     items = gold_items_of(files)
-    examples = make_examples(items, model, recent_weight, say)
+    names = names or DEFAULT_EXTRACTORS
     with tempfile.TemporaryDirectory(prefix="paperkg-cv-") as folder:
-        held_out = train_folds(items, examples, folds, Path(folder), say)
+        if expand(names)[1] == ENCODER:  # fine-tune one encoder per fold (about 25 minutes each on 2 cores)
+            from kg.extractors.encoder.fine_tune import fine_tune_folds
+
+            held_out = fine_tune_folds(items, folds, Path(folder), model, None, say)
+        else:
+            held_out = train_folds(items, make_examples(items, model, recent_weight, say), folds, Path(folder), say)
         started = time.perf_counter()
         spec = extract_spec(names, folds=held_out)
         predicted = build_items([p for _, _, p in items], model, spec, lambda w: say(f"warning: {w}"), use_cache=False)

@@ -19,6 +19,17 @@ from kg.types import Entity, Link, Mention, MentionRelation, Paper, Relation, So
 ROOT = Path(__file__).resolve().parents[1]
 HASH_SEEDS = ("0", "1", "4242")
 BASE = "https://w3id.org/paperkg/"
+# Gold annotations of invented abstracts (names no corpus has), for the training tests
+INVENTED_GOLD = [
+    ("We propose the Quuxformer model and test it on the Blip corpus.",
+     [{"name": "Quuxformer", "type": "model", "role": "proposed"}, {"name": "Blip corpus", "type": "dataset"}]),
+    ("We study glimmer parsing with the Zorb tagger on the Blip corpus.",
+     [{"name": "glimmer parsing", "type": "task"}, {"name": "Zorb tagger", "type": "model"},
+      {"name": "Blip corpus", "type": "dataset"}]),
+    ("Glimmer parsing improves when we apply flux pruning to the Zorb tagger.",
+     [{"name": "glimmer parsing", "type": "task"}, {"name": "flux pruning", "type": "method"},
+      {"name": "Zorb tagger", "type": "model"}]),
+]
 
 
 def under_hash_seeds(code: str, *args: str, seeds: Sequence[str] = HASH_SEEDS) -> list[str]:

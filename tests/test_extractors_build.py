@@ -30,10 +30,11 @@ def test_preset_expands_once_and_keeps_order():
     assert expand(("test_retyped", "gazetteer")) == (("gazetteer",), "test_retyped")
 
 
-def test_fast_is_the_default_rules_and_span_model():
+def test_the_default_is_the_encoder_and_fast_the_linear_span_model():
     from kg.extractors import DEFAULT_EXTRACTORS
 
-    assert expand(("fast",)) == (RULES, "span_model") == expand(DEFAULT_EXTRACTORS)
+    assert expand(("default",)) == (RULES, "encoder") == expand(DEFAULT_EXTRACTORS)
+    assert expand(("fast",)) == (RULES, "span_model")
     assert expand(("rules",)) == (RULES, "rules")
 
 
@@ -58,7 +59,7 @@ def test_extract_spec_is_one_setup_for_every_command(tmp_path):
     with pytest.raises(ModelError, match="bad.npz"):  # a bad file fails when the setup is made, before any work
         extract_spec(("fast",), bad)
     assert extract_spec(("rules",), bad).args == (("rules",),)  # the rules read no weights
-    with pytest.raises(UnknownNameError, match="presets: all, fast, rules"):
+    with pytest.raises(UnknownNameError, match="presets: default, fast, rules"):
         extract_spec(("nonsense",))
 
 

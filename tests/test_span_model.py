@@ -16,6 +16,7 @@ from kg.extractors.model.weights import ModelError, load_model, save_model
 from kg.extractors.model.spans import candidate_ranges, token_range
 from kg.text.abbreviations import find_abbreviations
 from kg.text.markup import strip_markup
+from tests.support import INVENTED_GOLD
 
 ABSTRACT = ("We propose Glimmerformer, a sparse gating network for quux parsing. "
             "Glimmerformer is evaluated on the Zorblat corpus with the blip error rate (BER).")
@@ -213,16 +214,6 @@ def test_eval_reads_the_weights_only_when_the_span_model_runs(tmp_path, extracto
         assert json.loads(result.stdout)["typed"]["gold"] == 1
 
 
-TRAIN = [
-    ("We propose the Quuxformer model and test it on the Blip corpus.",
-     [{"name": "Quuxformer", "type": "model", "role": "proposed"}, {"name": "Blip corpus", "type": "dataset"}]),
-    ("We study glimmer parsing with the Zorb tagger on the Blip corpus.",
-     [{"name": "glimmer parsing", "type": "task"}, {"name": "Zorb tagger", "type": "model"},
-      {"name": "Blip corpus", "type": "dataset"}]),
-    ("Glimmer parsing improves when we apply flux pruning to the Zorb tagger.",
-     [{"name": "glimmer parsing", "type": "task"}, {"name": "flux pruning", "type": "method"},
-      {"name": "Zorb tagger", "type": "model"}]),
-]
 
 
 def training_examples(nlp):
@@ -230,7 +221,7 @@ def training_examples(nlp):
 
     candidates = build_candidates(RULES)
     examples = []
-    for raw, entities in TRAIN:
+    for raw, entities in INVENTED_GOLD:
         doc, context = parse(nlp, raw)
         found, combined = candidates(doc, context)
         examples.append(make_example(doc, context, found, combined, entities))
@@ -249,7 +240,7 @@ def test_training_is_deterministic_and_learns_its_examples(nlp, tmp_path):
     save_model(first, tmp_path / "1.npz")
     save_model(second, tmp_path / "2.npz")
     assert (tmp_path / "1.npz").read_bytes() == (tmp_path / "2.npz").read_bytes()
-    doc, context = parse(nlp, TRAIN[1][0])
+    doc, context = parse(nlp, INVENTED_GOLD[1][0])
     found, combined = build_candidates(RULES)(doc, context)
     got = {(doc.text[m.start:m.end], m.type) for m in predict(first, doc, context, found, combined)}
     assert {("Blip corpus", "dataset"), ("Zorb tagger", "model")} <= got
@@ -295,7 +286,7 @@ def test_kg_train_writes_to_the_user_data_folder_never_the_package(tmp_path):
 
     gold = tmp_path / "gold.jsonl"
     gold.write_text("".join(json.dumps({"id": f"p{i}", "text": text, "entities": entities}) + "\n"
-                            for i, (text, entities) in enumerate(TRAIN)), encoding="utf-8")
+                            for i, (text, entities) in enumerate(INVENTED_GOLD)), encoding="utf-8")
     shipped = default_path().read_bytes()
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
     try:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 import zlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from kg.extraction.doccache import clear, text as doc_text
 from kg.extractors.model.training import RECENT_WEIGHT, Example, make_example, train
@@ -38,10 +38,10 @@ def build_candidates(names: tuple[str, ...] = RULES) -> Candidates:
     return candidates
 
 
-def make_examples(items: list[tuple[str, dict, Paper]], model: str, recent_weight: float | None,
-                  say: Say) -> list[Example]:
-    """Parse every abstract once and turn its candidate spans into a training example (`recent_weight` None:
-    the shipped one)."""
+def each_example(items: list[tuple[str, dict, Paper]], model: str, recent_weight: float | None,
+                 say: Say) -> Iterator[tuple[Doc, list[Candidate], Example]]:
+    """Parse every abstract once; per paper its Doc, rule candidates and training example (`recent_weight` None:
+    the shipped one). The Doc's cached values are cleared once the caller has moved on."""
     from kg.nlp.load import load_nlp
     from kg.run.worker import parse_papers
 
@@ -50,13 +50,17 @@ def make_examples(items: list[tuple[str, dict, Paper]], model: str, recent_weigh
         say(f"warning: {warning}")
     candidates = build_candidates(RULES)
     recent_weight = RECENT_WEIGHT if recent_weight is None else recent_weight
-    examples = []
     for (_, record, _), (_, doc, context) in zip(items, parse_papers([p for _, _, p in items], nlp)):
         found, combined = candidates(doc, context)
         weight = recent_weight if context.recent else 1.0  # the era the model sees (DocContext.recent)
-        examples.append(make_example(doc, context, found, combined, record.get("entities", ()), weight))
+        yield doc, found, make_example(doc, context, found, combined, record.get("entities", ()), weight)
         clear(doc)
-    return examples
+
+
+def make_examples(items: list[tuple[str, dict, Paper]], model: str, recent_weight: float | None,
+                  say: Say) -> list[Example]:
+    """Every gold paper's training example (see each_example)."""
+    return [example for _, _, example in each_example(items, model, recent_weight, say)]
 
 
 def train_on(files: dict[Path, list[dict]], model: str, recent_weight: float | None, say: Say) -> SpanModel:
@@ -64,6 +68,14 @@ def train_on(files: dict[Path, list[dict]], model: str, recent_weight: float | N
     from kg.quality.gold import gold_items_of
 
     return train(make_examples(gold_items_of(files), model, recent_weight, say))
+
+
+def held_in(files: dict[Path, list[dict]], hold_out: tuple[int, int] | None) -> dict[Path, list[dict]]:
+    """The gold records outside fold K of N (`hold_out` (K, N); None: all of them)."""
+    if hold_out is None:
+        return files
+    k, n = hold_out
+    return {path: [r for r in records if fold_of(str(r["id"]), n) != k] for path, records in files.items()}
 
 
 def fold_of(paper_id: str, folds: int) -> int:

@@ -41,9 +41,14 @@ def save_model(model: SpanModel, path: Path) -> None:
     """Write the weights as an .npz whose bytes depend only on the weights."""
     thresholds = [model.threshold] + ([model.older_threshold] if model.older_threshold is not None else [])
     values = (model.types.sparse, model.types.bias, model.roles.sparse, model.roles.bias, np.array(thresholds))
+    write_arrays(dict(zip(ARRAYS, values)), path)
+
+
+def write_arrays(arrays: dict[str, np.ndarray], path: Path) -> None:
+    """An .npz of the arrays, in the dict's order, whose bytes depend only on the arrays (fixed zip dates)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, value in zip(ARRAYS, values):
+        for name, value in arrays.items():
             buffer = io.BytesIO()
             np.lib.format.write_array(buffer, np.ascontiguousarray(value), allow_pickle=False)
             info = zipfile.ZipInfo(name + ".npy", date_time=ZIP_DATE)
@@ -84,5 +89,6 @@ def parse_model(data: bytes, name: str) -> SpanModel:
 
 
 def digest(path: Path) -> str:
-    """A short digest of a weights file's bytes (joins the extraction version, so the cache tells weights apart)."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    """A short digest of a weights file's bytes, or of a weights folder's manifest (which pins every file's
+    sha256); it joins the extraction version, so the cache tells weights apart."""
+    return hashlib.sha256((path / "manifest.json" if path.is_dir() else path).read_bytes()).hexdigest()[:16]

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from kg.cli.errors import EXIT_USAGE, fail
+from kg.cli.help import EXTRACTORS_HELP
 from kg.nlp import DEFAULT_MODEL
 
 if TYPE_CHECKING:  # the heavy modules load when the command runs, not when `kg` starts
@@ -37,6 +38,7 @@ def bench_command(
     page: bool = typer.Option(True, "--page/--no-page",
                               help="Open the first cold build's HTML page in headless Chromium (when installed)."),
     json_path: Optional[Path] = typer.Option(None, "--json", metavar="FILE", help="Also write every measurement as JSON."),
+    extractors: str = typer.Option("", "--extractors", metavar="NAME,...", help=EXTRACTORS_HELP),
 ) -> None:
     """Time the build stage by stage against a bare nlp.pipe of the same texts."""
     workers = dask_workers(dask)
@@ -46,7 +48,7 @@ def bench_command(
     from kg.extractors import extract_spec
     from kg.quality.bench import as_dict
 
-    spec = extract_spec()
+    spec = extract_spec(tuple(n.strip() for n in extractors.split(",") if n.strip()))
     with tempfile.TemporaryDirectory(prefix="kg-bench-") as tmp:
         work = Path(tmp)
         paths, extra = bench_inputs(corpus, synthetic, work)

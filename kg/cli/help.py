@@ -8,10 +8,11 @@ from typing import Iterator
 EXIT_CODES = "Exit codes: 0 success, 1 failure or bad input (one line on stderr), 2 usage error."
 
 # The built-in extraction names (a test keeps this in step with kg.extractors.choices()).
-EXTRACTION_NAMES = ("extractors: acronyms, chunks, gazetteer, proposals, shapes; combiners: rules, span_model; "
-                    "presets: all, fast, rules")
-EXTRACTORS_HELP = ("Extractors, presets and at most one combiner, comma-separated (default: fast = the rules and the "
-                   f"span model; rules = the rule extractors alone). {EXTRACTION_NAMES}.")
+EXTRACTION_NAMES = ("extractors: acronyms, chunks, gazetteer, proposals, shapes; combiners: encoder, rules, span_model; "
+                    "presets: default, fast, rules")
+EXTRACTORS_HELP = ("Extractors, presets and at most one combiner, comma-separated (default = the rules and the "
+                   "fine-tuned encoder; fast = the rules and the linear span model, no transformer; rules = the rule "
+                   f"extractors alone). {EXTRACTION_NAMES}.")
 
 
 def examples(*lines: str) -> str:

@@ -86,8 +86,9 @@ def build(
                                              help="Per-paper extraction cache (default: user cache dir)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the extraction cache."),
     extractor_names: str = typer.Option("", "--extractors", metavar="NAME,...", help=EXTRACTORS_HELP),
-    weights: Optional[Path] = typer.Option(None, "--weights", metavar="FILE",
-                                           help="Span model weights, e.g. what kg train wrote (default: the shipped ones)."),
+    weights: Optional[Path] = typer.Option(None, "--weights", metavar="PATH",
+                                           help="Weights that kg train wrote: an encoder folder (default extractors) "
+                                                "or a span model .npz (--extractors fast); default: the shipped ones."),
 ) -> None:
     """Read abstracts, extract entities, link them and write the graph exports."""
     problem = base_iri_problem(base_iri)

