@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import os
 import socket
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -91,6 +92,17 @@ def remove_leftovers(folder: Path) -> list[Path]:
     return removed
 
 
+def lock_holder(fd: int, tries: int = 50) -> str:
+    """Who holds a lock file: its `pid N on HOST` line, which the holder writes just after taking the lock
+    (so an empty file is read again for up to half a second before the holder counts as unknown)."""
+    for _ in range(tries):
+        holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip()
+        if holder:
+            return holder
+        time.sleep(0.01)
+    return "unknown process"
+
+
 class OutputLock:
     """An exclusive lock on an output folder for one build; fails at once if another build holds it."""
 
@@ -107,7 +119,7 @@ class OutputLock:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError as error:
-                holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip() or "unknown process"
+                holder = lock_holder(fd)
                 os.close(fd)
                 if error.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
                     raise
