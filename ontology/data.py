@@ -26,10 +26,18 @@ def read_jsonl(folder, name: str) -> list[dict]:
 
 @lru_cache(maxsize=4)
 def gazetteer_entries(package: str = PACKAGE) -> tuple[dict, ...]:
-    """Every gazetteer entry: {"name", "type", "aliases"}, file by file in name order (do not modify them)."""
+    """Every gazetteer entry: {"name", "type", "aliases"} and optionally "year" (when it was introduced), file by
+    file in name order (do not modify them); a year that is not an integer from 1900 to 2100 is an error."""
     folder = resources.files(package).joinpath("gazetteer")
     names = sorted(item.name for item in folder.iterdir() if item.name.endswith(".jsonl"))
-    return tuple(row for name in names for row in read_jsonl(folder, name))
+    rows = []
+    for name in names:
+        for number, row in enumerate(read_jsonl(folder, name), 1):
+            year = row.get("year")
+            if year is not None and not (isinstance(year, int) and 1900 <= year <= 2100):
+                raise ValueError(f"gazetteer/{name}:{number}: year must be an integer from 1900 to 2100 (got {year!r})")
+            rows.append(row)
+    return tuple(rows)
 
 
 @lru_cache(maxsize=4)

@@ -17,6 +17,12 @@ class Knowledge:
     canonical: dict[str, str]
     generic: frozenset[str]
     names: dict[str, str] = field(default_factory=dict)  # canonical key -> the gazetteer's name
+    types: dict[str, str] = field(default_factory=dict)  # canonical key -> the gazetteer's type
+    years: dict[str, int] = field(default_factory=dict)  # canonical key -> the year it was introduced
+
+    def key_of(self, key: str) -> str:
+        """The gazetteer's canonical key for a key, else the key."""
+        return self.canonical.get(key, key)
 
 
 def synonym(name: str, alias: str, key: Callable[[str], str]) -> bool:
@@ -30,7 +36,7 @@ def synonym(name: str, alias: str, key: Callable[[str], str]) -> bool:
 
 def build_knowledge(gazetteer: Iterable[dict], generic: Iterable[dict], key: Callable[[str], str]) -> Knowledge:
     """Index both lists by `key`; an alias two gazetteer entries claim maps to neither."""
-    gazetteer = tuple(gazetteer)  # read twice below: an iterator would leave `names` (and known_alike) empty
+    gazetteer = tuple(gazetteer)  # read several times below: an iterator would leave `names` (and known_alike) empty
     claims: dict[str, set[str]] = {}
     for entry in gazetteer:
         target = key(entry["name"])
@@ -39,7 +45,9 @@ def build_knowledge(gazetteer: Iterable[dict], generic: Iterable[dict], key: Cal
     canonical = {k: next(iter(v)) for k, v in claims.items() if len(v) == 1 and k and next(iter(v)) != k}
     generic_keys = {key(form) for row in generic for form in (row["name"], *row.get("aliases", ()))}
     names = {key(entry["name"]): entry["name"] for entry in gazetteer}
-    return Knowledge(canonical, frozenset(k for k in generic_keys if k), names)
+    types = {key(entry["name"]): entry["type"] for entry in gazetteer if entry.get("type")}
+    years = {key(entry["name"]): entry["year"] for entry in gazetteer if entry.get("year")}
+    return Knowledge(canonical, frozenset(k for k in generic_keys if k), names, types, years)
 
 
 @lru_cache(maxsize=4)
