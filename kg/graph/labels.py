@@ -89,7 +89,7 @@ PREPOSITION = re.compile(r" (?:of|for|in|on|with|from|over|under|between|via|to|
 SPELLED_ACRONYM = re.compile(r"[A-Z0-9][A-Z0-9&-]*[A-Z][A-Z0-9]*s?")  # CNN, GANs, BLEU: an acronym alone
 
 
-def choose_label(forms: Counter, papers: Counter, proper: bool = False) -> str:
+def choose_label(forms: Counter, papers: Counter, proper: bool = False, known: str | None = None) -> str:
     """The form most papers write: forms are pooled by `match_key` (case and plural variants), the
     pool most papers write wins (ties: the fuller), and within it the most written singular form
     (Cityscapes and FLOPs stay, having no singular). A name beats itself followed by its kind (`Atari` over
@@ -113,11 +113,26 @@ def choose_label(forms: Counter, papers: Counter, proper: bool = False) -> str:
         return lowered if lowered in members and 2 * papers[lowered] >= papers[best] and not proper else best
 
     best = pick(sorted(set(pools) - described(pools)) or sorted(pools))
-    if SPELLED_ACRONYM.fullmatch(best):
-        spelled = [k for k in sorted(pools) if any(re.search(r"[a-z][ -]+[A-Za-z]", f) for f in pools[k])]
-        if spelled:
-            best = pick(spelled)
+    known_key = match_key(known) if known else None
+    known_short = bool(known) and not re.search(r"[a-z]{3}", known)  # CLIP, FLOPs, ViT, MS COCO; not ImageNet
+    spelled = [k for k in sorted(pools) if any(re.search(r"[a-z][ -]+[A-Za-z]", f) for f in pools[k])]
+    if known_key in pools and (known_short or known_key == match_key(best) or SPELLED_ACRONYM.fullmatch(best)):
+        best = pick([known_key])  # the gazetteer's short name, or its long form for an acronym
+    elif SPELLED_ACRONYM.fullmatch(best) and spelled and not known_short and (
+            known or not short_preferred(pools, best, spelled, papers)):
+        best = pick(spelled)
+    if known and known in pools.get(match_key(best), ()):
+        return known
     return best
+
+
+SHORT_SHARE = 3  # an acronym written alone by this many times the papers of its spelled-out form is the label
+
+
+def short_preferred(pools: dict[str, list[str]], acronym: str, spelled: list[str], papers: Counter) -> bool:
+    """Whether papers write the acronym alone (BERT, ViT) SHORT_SHARE times as often as every spelled-out form."""
+    short = sum(papers[f] for f in pools[match_key(acronym)])
+    return short >= SHORT_SHARE * sum(papers[f] for k in spelled for f in pools[k])
 
 
 DESCRIPTIONS = frozenset(word for word, kind in KINDS.items()  # dataset, corpus, games, backbone, encoder ...
@@ -153,3 +168,30 @@ def is_plural_of(form: str, others: list[str]) -> bool:
     stripped = {form[:-1], form[:-2] if form.endswith("es") else None}
     return any(o in stripped or o.lower() in {s.lower() for s in stripped if s}
                                       for o in others if o != form)
+
+
+ADJECTIVE_END = re.compile(r"(?:ive|ous|able|ible|ful|less|ic|al)$")
+NOUNS_LIKE_ADJECTIVES = frozenset(  # words ending like adjectives that are nouns, so may name something alone
+    "objective alternative derivative representative initiative incentive directive narrative perspective detective "
+    "executive native motive relative adjective collective explosive additive primitive imperative variable table "
+    "observable heuristic metric logic topic arithmetic critic music rhetoric clinic epidemic mechanic graphic "
+    "traffic mosaic panic magic public republic fabric tactic tonic retrieval rehearsal removal proposal interval "
+    "signal trial tutorial journal manual potential rival survival arrival approval denial disposal reversal renewal "
+    "referral withdrawal appraisal capital hospital animal crystal metal portal terminal goal deal principal "
+    "individual material festival chemical mineral canal medal cardinal editorial original refusal surprisal".split())
+STRONG_ADJECTIVE_END = re.compile(r"(?:ive|ous|able|ible|ful|less)$")  # even a capitalised word so ending
+
+
+def lone_adjective(name: str) -> bool:
+    """A single word (hyphens allowed) that reads as an adjective, not a name: lower case or capitalised pieces
+    only, ending like an adjective (`autoregressive`, `Self-Adaptive`, `multimodal`); nouns that end so
+    (`retrieval`, `heuristic`, `overrefusal`) are not, nor one capitalised word ending in -ic or -al (Amharic)."""
+    pieces = re.split(r"[-\u2010\u2011]", name.strip())
+    if " " in name.strip() or not all(p.isalpha() and (p.islower() or p[1:].islower()) for p in pieces):
+        return False
+    last = pieces[-1].lower()
+    if len(last) <= 4 or last in NOUNS_LIKE_ADJECTIVES or any(
+            last.endswith(noun) for noun in NOUNS_LIKE_ADJECTIVES if len(noun) >= 6):
+        return False
+    ending = ADJECTIVE_END if len(pieces) > 1 or name.islower() else STRONG_ADJECTIVE_END
+    return bool(ending.search(last))

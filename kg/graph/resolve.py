@@ -10,21 +10,20 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from dataclasses import replace
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from kg.graph.acronyms import Definitions, read_definitions, same_meaning
 from kg.graph.broader import with_broader
+from kg.graph.concepts import concept_type, defined_votes, known_entry, typed_reading
+from kg.graph.evidence import cleaned
 from kg.text.keys import acronym_key, display_form, match_key, slug, surface_key
 from kg.graph.knowledge import Knowledge, default_knowledge
-from kg.graph.labels import choose_label, repair
+from kg.graph.labels import choose_label, lone_adjective, repair
+from kg.graph.links import Corpus, link_papers, proposal_check, relate
 from kg.graph.variants import Union, case_pairs, inverted_pairs, kind_pairs
-from kg.types import ENTITY_TYPES, Entity, Link, Mention, MentionRelation, Relation
+from kg.types import Entity, Link, Mention, MentionRelation, Paper, Relation
 
 __all__ = ["resolve", "Resolver"]
-TYPE_ORDER = {t: i for i, t in enumerate(ENTITY_TYPES)}
-NOT_MEASURES = frozenset("unit network model machine layer algorithm method coefficient architecture "
-                         "dataset corpus benchmark".split())  # head nouns of things, not of measures
 Pair = Sequence[str]  # (paper, short, long) or, without a paper, (short, long)
 
 
@@ -33,6 +32,22 @@ class Resolver:
 
     def __init__(self, definitions: Definitions, knowledge: Knowledge) -> None:
         self.definitions, self.knowledge = definitions, knowledge
+        self.readings: dict[str, Counter] = defaultdict(Counter)  # acronym key -> concept keys -> papers
+        for (_, short), long in sorted(definitions.local.items()):
+            self.readings[short][self.reading(short, long)] += 1
+        for short in list(self.readings):
+            if short in knowledge.canonical or short in knowledge.names:
+                self.readings[short][self.known(short)] += 1  # the gazetteer's reading
+
+    def typed(self, paper: str, name: str, mention_type: str, type_of: Callable[[str], str | None]) -> str:
+        """The key of a name as `__call__` reads it, except that a bare acronym the paper does not define takes
+        the reading whose concept has the mention's type when its usual reading has another (`typed_reading`)."""
+        key = surface_key(name)
+        default = self.expand(paper, key)
+        readings = {k: n for k, n in self.readings.get(key, {}).items() if n >= 2 or k in self.knowledge.types}
+        if (paper, key) in self.definitions.local or len(readings) < 2:
+            return default  # a reading one paper gives, unknown to the gazetteer, is too weak to split on
+        return typed_reading(readings, default, mention_type, type_of)
 
     def known(self, key: str) -> str:
         """The gazetteer's canonical key for a key, else the key."""
@@ -41,8 +56,16 @@ class Resolver:
     def expand(self, paper: str, key: str) -> str:
         """A key read as its concept: the paper's own acronym definition, else the corpus's agreed one,
         a coined name for its spelled-out form, then the gazetteer's canonical name."""
-        key = self.definitions.local.get((paper, key)) or self.definitions.dominant.get(key, key)
-        return self.known(self.definitions.names.get(key, key))
+        return self.reading(key, self.definitions.local.get((paper, key)) or self.definitions.dominant.get(key, key))
+
+    def reading(self, short: str, long: str) -> str:
+        """The concept key of a short form defined as `long`: a definition cut short of the gazetteer's reading
+        of the short form (PPO as `policy optimization`, the tail of proximal policy optimization) is that
+        reading; else a coined name for the long form, then the gazetteer's canonical name."""
+        known = self.knowledge.canonical.get(short)
+        if known and truncated(long, known):
+            return known
+        return self.known(self.definitions.names.get(long, long))
 
     def __call__(self, paper: str, name: str) -> str:
         return self.expand(paper, surface_key(name))
@@ -55,6 +78,12 @@ class Resolver:
         if expanded == [k or w for k, w in zip(keys, words)]:
             return None
         return self.expand(paper, match_key(" ".join(expanded)))
+
+
+def truncated(long: str, known: str) -> bool:
+    """Whether a long form's key is a tail of a longer known name's key (`policyoptimization` of
+    `proximalpolicyoptimization`): a definition that lost its first words."""
+    return long != known and known.endswith(long)
 
 
 def spelled_label(long: str) -> str:
@@ -76,29 +105,50 @@ def resolve(
     abbreviation_pairs: Iterable[Pair] = (),
     relations: Iterable[MentionRelation] = (),
     knowledge: Knowledge | None = None,
+    papers: Iterable[Paper] = (),
 ) -> tuple[list[Entity], list[Link], list[Relation]]:
-    """Group mentions into entities (one per concept) and paper links (one per paper-entity)."""
+    """Group mentions into entities (one per concept) and paper links (one per paper-entity). `papers` (their
+    abstracts and years) lets the abstracts' own words inform types, fragments and proposals."""
     knowledge = knowledge or default_knowledge(surface_key)
+    corpus = Corpus(papers)
     definitions = read_definitions(paired(abbreviation_pairs), surface_key, spelled_label)
     resolver = Resolver(definitions, knowledge)
-    by_key: dict[str, list[Mention]] = defaultdict(list)
-    original: dict[Mention, Mention] = {}
-    for mention in mentions:
-        name = repair(mention.name or mention.text)
-        if name:
-            clean = replace(mention, name=name)
-            original[clean] = mention
-            by_key[resolver(mention.paper_id, name)].append(clean)
+    clean, original, raw = cleaned(mentions, corpus.texts)
+    by_key = key_mentions(clean, resolver)
     groups, members = merge_variants(by_key, resolver)
-    groups = {k: g for k, g in groups.items() if k and not set(members[k]) & knowledge.generic}
-    entities, entity_of = make_entities(groups, members, definitions.spelled)
+    groups = {k: g for k, g in groups.items() if k and not set(members[k]) & knowledge.generic
+              and not adjectives_only(g, members[k], knowledge)}
+    entities, entity_of = make_entities(groups, members, definitions.spelled, knowledge, corpus.texts)
     generic = {e.id for e in entities if surface_key(e.label) in knowledge.generic}
     entities = [e for e in entities if e.id not in generic]
     groups = {k: g for k, g in groups.items() if entity_of[k] not in generic}
-    mention_entity = {original[m]: entity_of[k] for k, group in groups.items() for m in group}
-    links = link_papers(groups, entity_of, original)
+    mention_entity = {raw[m]: entity_of[k] for k, group in groups.items() for m in group}
+    links = link_papers(groups, entity_of, original, proposal_check(groups, members, knowledge, corpus))
     entities = with_broader(entities, Counter(link.entity_id for link in links))
     return entities, links, relate(relations, mention_entity)
+
+
+def key_mentions(mentions: list[Mention], resolver: Resolver) -> dict[str, list[Mention]]:
+    """Mentions by the key of their concept: read by the resolver, then bare acronyms read again by type."""
+    first: dict[str, list[Mention]] = defaultdict(list)
+    for mention in mentions:
+        first[resolver(mention.paper_id, mention.name)].append(mention)
+    types = {key: concept_type(group) for key, group in first.items()}
+
+    def type_of(key: str) -> str | None:
+        return resolver.knowledge.types.get(key) or types.get(key)
+
+    by_key: dict[str, list[Mention]] = defaultdict(list)
+    for mention in mentions:
+        by_key[resolver.typed(mention.paper_id, mention.name, mention.type, type_of)].append(mention)
+    return by_key
+
+
+def adjectives_only(group: list[Mention], members: list[str], knowledge: Knowledge) -> bool:
+    """A group every written form of which is a lone adjective (`autoregressive`, `Self-Adaptive`) and that the
+    gazetteer does not know."""
+    return not any(k in knowledge.names or k in knowledge.canonical for k in members) and all(
+        lone_adjective(m.name) for m in group)
 
 
 def merge_variants(by_key: dict[str, list[Mention]],
@@ -112,11 +162,13 @@ def merge_variants(by_key: dict[str, list[Mention]],
     defined = {a for a, _ in resolver.definitions.same} | set(resolver.definitions.dominant.values())
     spelled = ((k, resolver.spelled_out(paper, name)) for k, paper, name in forms)
     pairs = [*case_pairs(keys, acronyms, lambda a: resolver("", a)),
-             *kind_pairs(forms, keys, resolver, lambda k: majority_type(by_key[k])), *inverted_pairs(forms, keys, resolver),
+             *((a, b) for a, b in kind_pairs(forms, keys, resolver, lambda k: concept_type(by_key[k]))
+               if not {a, b} <= set(resolver.knowledge.names)),  # two gazetteer entries: cross-entropy method, loss
+             *inverted_pairs(forms, keys, resolver),
              *((k, t) for k, t in spelled if t in keys and t != k),
              *((a, b) for a, b in resolver.definitions.same if a in keys and b in keys),
              *known_alike(resolver, keys)]
-    types = {k: majority_type(g) for k, g in by_key.items()}
+    types = {k: concept_type(g) for k, g in by_key.items()}
     pairs = [(a, b) for a, b in pairs if a not in defined or types[a] == types[b]]  # LM: model, modeling
     for a, b in pairs:
         union.join(a, b)
@@ -128,17 +180,6 @@ def merge_variants(by_key: dict[str, list[Mention]],
     return merged, members
 
 
-def majority_type(group: list[Mention]) -> str:
-    """The type most mentions of a group have (ties: the order of ENTITY_TYPES); a metric whose head
-    noun names a thing that is not a measure (`linear unit`, `network`) takes the next type, else method."""
-    types = Counter(m.type for m in group)
-    ranked = sorted(sorted(types, key=TYPE_ORDER.get), key=lambda t: -types[t])
-    head = (group[0].name or group[0].text).split()[-1].lower() if group else ""
-    if ranked and ranked[0] == "metric" and head.rstrip("s") in NOT_MEASURES:
-        return ranked[1] if len(ranked) > 1 else "method"
-    return ranked[0] if ranked else "method"
-
-
 def known_alike(resolver: Resolver, keys: set[str]) -> Iterable[tuple[str, str]]:
     """The corpus's reading of an acronym and the gazetteer's, when they spell alike (AUC: area under
     ROC / area under the ROC curve); not when they differ (EM: expectation maximization / exact match)."""
@@ -146,27 +187,30 @@ def known_alike(resolver: Resolver, keys: set[str]) -> Iterable[tuple[str, str]]
     for short, long in sorted(definitions.dominant.items()):
         known = knowledge.canonical.get(short)
         spelled = definitions.spelled.get(long)
-        if known and known != long and {known, long} <= keys and spelled and known in knowledge.names:
+        if known and known != long and {known, long} <= keys and spelled and known in knowledge.names \
+                and not truncated(long, known):  # `policy optimization` is no proximal policy optimization
             if same_meaning(max(sorted(spelled), key=spelled.get), knowledge.names[known]):
                 yield long, known
 
 
-def make_entities(groups: dict[str, list[Mention]], members: dict[str, list[str]],
-                  spelled: dict[str, Counter]) -> tuple[list[Entity], dict[str, str]]:
-    """One entity per group: majority type, canonical label, id from the label (unique: -2, -3...).
-    The label candidates are the written forms and the long forms papers define the group's acronyms by."""
+def make_entities(groups: dict[str, list[Mention]], members: dict[str, list[str]], spelled: dict[str, Counter],
+                  knowledge: Knowledge, texts: dict[str, str]) -> tuple[list[Entity], dict[str, str]]:
+    """One entity per group: its concept type, canonical label, id from the label (unique: -2, -3...).
+    The label candidates are the written forms and the long forms papers define the group's acronyms by;
+    the gazetteer's name is preferred among them."""
     order = sorted(groups, key=lambda k: (-len({m.paper_id for m in groups[k]}), k))
     taken: set[str] = set()
     entities, entity_of = [], {}
     for key in order:
         group = groups[key]
-        entity_type = majority_type(group)
+        known = known_entry(members[key], knowledge)
+        entity_type = concept_type(group, knowledge.types.get(known or ""), defined_votes(group, texts))
         forms = Counter(display_form(m.name) for m in group)
         papers = Counter(form for form, _ in {(display_form(m.name), m.paper_id) for m in group})
         if not any(" " in form for form in forms):  # only acronyms written: the defined long form
             for member in members[key]:
                 papers.update(spelled.get(member, {}))
-        label = choose_label(forms, papers, proper=entity_type == "dataset")
+        label = choose_label(forms, papers, proper=entity_type == "dataset", known=knowledge.names.get(known or ""))
         entity_of[key] = unique_id(f"{entity_type}:{slug(label)}", taken)
         others = set(forms) | {m.name for m in group}
         entities.append(Entity(entity_of[key], entity_type, label, tuple(sorted(others - {label}))))
@@ -184,25 +228,3 @@ def unique_id(entity_id: str, taken: set[str]) -> str:
     return unique
 
 
-def link_papers(groups: dict[str, list[Mention]], entity_of: dict[str, str],
-                original: dict[Mention, Mention]) -> list[Link]:
-    """One link per (paper, entity); proposed if any mention in that paper is proposed."""
-    grouped: dict[tuple[str, str], list[Mention]] = defaultdict(list)
-    for key, group in groups.items():
-        for mention in group:
-            grouped[mention.paper_id, entity_of[key]].append(original[mention])
-    links = []
-    for (paper_id, entity_id), group in sorted(grouped.items()):
-        role = "proposed" if any(m.role == "proposed" for m in group) else "used"
-        links.append(Link(paper_id, entity_id, role, tuple(sorted(group))))
-    return links
-
-
-def relate(relations: Iterable[MentionRelation], mention_entity: dict[Mention, str]) -> list[Relation]:
-    """Entity-entity relations aggregated over the papers that state them."""
-    grouped: dict[tuple[str, str, str], list[MentionRelation]] = defaultdict(list)
-    for relation in relations:
-        source, target = mention_entity.get(relation.source), mention_entity.get(relation.target)
-        if source and target and source != target:
-            grouped[source, relation.relation, target].append(relation)
-    return [Relation(s, r, t, tuple(sorted(ev))) for (s, r, t), ev in sorted(grouped.items())]

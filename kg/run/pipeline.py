@@ -59,7 +59,7 @@ def assemble(papers: list[Paper], extractions: Iterable[Extraction], base_iri: s
         mentions.extend(extraction.mentions)
         relations.extend(extraction.relations)
         pairs.extend((paper.id, short, long) for short, long in extraction.abbreviations)
-    entities, links, entity_relations = resolve(mentions, pairs, relations)
+    entities, links, entity_relations = resolve(mentions, pairs, relations, papers=papers)
     graph = to_networkx(papers, entities, links, entity_relations, base_iri=base_iri, papers_skipped=skipped)
     stats = BuildStats(papers=len(papers), skipped=skipped, mentions=len(mentions),
                        entities=Counter(e.type for e in entities), links=len(links),

@@ -1,0 +1,103 @@
+"""What the abstracts themselves say about a mention: the kind of thing they call it (`X, a benchmark for ...`,
+`the X dataset`, `a model called X`) and whether they coin it (`we propose X`, `X, a novel ...`, `termed X`).
+
+Read from the abstract around the mention's offsets, so it holds for any extractor's mentions; `cleaned`
+repairs mentions with it (a span cut inside a hyphenated word is read as the whole word).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Iterable
+
+from kg.graph.labels import repair
+from kg.types import Mention
+
+HEADS = {  # the kind word an abstract defines a name by -> the type (the gold guidelines' borderline rule)
+    "benchmark": "dataset", "dataset": "dataset", "data set": "dataset", "corpus": "dataset", "corpora": "dataset",
+    "suite": "dataset", "testbed": "dataset", "leaderboard": "dataset", "database": "dataset",
+    "model": "model", "network": "model", "architecture": "model", "LLM": "model", "MLLM": "model", "VLM": "model",
+    "checkpoint": "model", "backbone": "model",
+    "method": "method", "algorithm": "method", "framework": "method", "approach": "method", "technique": "method",
+    "strategy": "method", "pipeline": "method", "procedure": "method", "protocol": "method", "loss": "method",
+    "metric": "metric", "measure": "metric", "score": "metric", "task": "task",
+}
+NAMING_HEADS = frozenset("benchmark dataset corpus suite testbed model network architecture backbone algorithm "
+                         "method".split())  # a kind word written right after a name or right before it
+
+
+def head_pattern(words) -> str:
+    """A regex group `head` matching one of the kind words (plural too), not as the first part of a compound."""
+    return (r"(?P<head>" + "|".join(sorted(map(re.escape, words), key=len, reverse=True))
+            + r")(?:s|es)?\b(?![-\u2010\u2011])")
+
+
+AFTER = re.compile(r"\s*(?:\([^()]{0,60}\)\s*)?(?:[,:]\s*|\s+(?:is|are|was)\s+)(?:a|an|the)\s+(?:[\w'-]+\s+){0,5}?"
+                   + head_pattern(HEADS), re.I)  # X, a large-scale benchmark ... / X is a framework ...
+SUFFIX = re.compile(r"\s+" + head_pattern(NAMING_HEADS))  # the X dataset, the X model (not `an ArSL dataset`)
+NAMED_BEFORE = re.compile(r"\b(?:the|on|using|with|from)\s+$", re.I)
+BEFORE = re.compile(r"\b" + head_pattern(NAMING_HEADS) + r"\s+(?:(?:called|named|termed|dubbed|coined)\s+)?"
+                    r"[\"'\u201c]?$", re.I)  # the benchmark X, a model called X
+NAMED = re.compile(r"(?:\b(?:called|named|termed|dubbed|coined|namely)\s*[,:]?\s*[\"'\u201c]?"
+                   r"|\b(?:a|an)\s+(?:novel|new)\s+(?:[\w-]+\s+){0,4}?[\w-]+\s*[,:]\s*)$", re.I)  # termed X
+OBJECT = re.compile(r"(?:\bwe\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design|release|build|construct|curate)s?"
+                    r"\s+(?:(?:a|an|the)\s+)?(?:(?:novel|new|simple|first|unified|general)\s+)*"
+                    r"|\bour\s+(?:(?:proposed|new|novel)\s+)?)$", re.I)  # we propose X, our X
+OBJECT_END = re.compile(r"\s*(?:[,.;:()\[]|$|(?:that|which|to|for|with|in|on|by|as|and|is|are|via|from)\b)")
+NOVEL_AFTER = re.compile(r"\s*(?:\([^()]{0,60}\)\s*)?[,:]\s*(?:a|an)\s+(?:novel|new)\b", re.I)  # X, a novel method
+WINDOW = 160  # characters read before and after a mention
+
+
+def defined_type(text: str, start: int, end: int) -> str | None:
+    """The type the abstract gives the name at [start, end), from a kind word defining it, else None."""
+    before, after = text[max(0, start - WINDOW):start], text[end:end + WINDOW]
+    match = AFTER.match(after) or (SUFFIX.match(after) if NAMED_BEFORE.search(before) else None)
+    if match:
+        return head_type(match.group("head"))
+    match = BEFORE.search(before)
+    return head_type(match.group("head")) if match else None
+
+
+def head_type(head: str) -> str | None:
+    """The type of a kind word, matching acronyms by case (LLM) and other words in any case."""
+    return HEADS.get(head) or HEADS.get(head.lower())
+
+
+def coined_here(text: str, start: int, end: int) -> bool:
+    """Whether the abstract presents the name at [start, end) as its own: `termed X`, `a new method, X`,
+    `X, a novel ...`, or `we propose X` / `our X` when X is the whole object (not `we propose a KV cache policy`)."""
+    before, after = text[max(0, start - WINDOW):start], text[end:end + WINDOW]
+    if NAMED.search(before) or NOVEL_AFTER.match(after):
+        return True
+    return bool(OBJECT.search(before) and OBJECT_END.match(after))
+
+
+def hyphen_prefix(text: str, start: int) -> int:
+    """Where the hyphenated word a mention starts inside begins (`multi-` of `multi-modal LLM`), else `start`."""
+    begin = start
+    while begin >= 2 and text[begin - 1] in "-\u2010\u2011" and text[begin - 2].isalnum():
+        begin -= 1
+        while begin > 0 and text[begin - 1].isalnum():
+            begin -= 1
+    return begin
+
+
+def cleaned(mentions: Iterable[Mention],
+            texts: dict[str, str]) -> tuple[list[Mention], dict[Mention, Mention], dict[Mention, Mention]]:
+    """Each usable mention with its name repaired, and maps of it to the mention as evidence (a span that starts inside a
+    hyphenated word is extended to the word: `modal LLM` in `multi-modal LLM`) and to the mention as extracted
+    (what relations refer to)."""
+    found, evidence, raw = [], {}, {}
+    for extracted in mentions:
+        mention, name = extracted, extracted.name or extracted.text
+        text = texts.get(mention.paper_id)
+        begin = hyphen_prefix(text, mention.start) if text else mention.start
+        if begin < mention.start and re.fullmatch(r"[\w\-\u2010\u2011]+", text[begin:mention.start]):
+            name = text[begin:mention.start] + name
+            mention = replace(mention, start=begin, text=text[begin:mention.end])
+        name = repair(name)
+        if name:
+            clean = replace(mention, name=name)
+            found.append(clean)
+            evidence[clean], raw[clean] = mention, extracted
+    return found, evidence, raw

@@ -1,0 +1,33 @@
+"""What an abstract says around a mention: the kind of thing it defines the name as, and whether it coins it."""
+from __future__ import annotations
+
+import pytest
+
+from kg.graph.evidence import coined_here, defined_type, hyphen_prefix
+
+TEXT = ("We introduce Zorblax, a large-scale benchmark for glimmers. Results on the Quibble dataset and with "
+        "the Frobnic model follow. Snark, a reinforcement learning algorithm, helps. We propose Wuzzle, and "
+        "we propose a Glim cache policy. A new method, Plonk, wins. Our Vrrm, trained briefly, works; an ArSL dataset exists.")
+
+
+def span(name: str) -> tuple[int, int]:
+    start = TEXT.index(name)
+    return start, start + len(name)
+
+
+@pytest.mark.parametrize("name, kind", [("Zorblax", "dataset"), ("Quibble", "dataset"), ("Frobnic", "model"),
+                                        ("Snark", "method"), ("Wuzzle", None), ("ArSL", None)])
+def test_the_kind_word_an_abstract_defines_a_name_by(name, kind):
+    assert defined_type(TEXT, *span(name)) == kind
+
+
+@pytest.mark.parametrize("name, coined", [("Zorblax", True), ("Wuzzle", True), ("Plonk", True), ("Vrrm", True),
+                                          ("Glim", False), ("Quibble", False), ("Snark", False)])
+def test_a_name_the_abstract_coins(name, coined):
+    assert coined_here(TEXT, *span(name)) is coined
+
+
+def test_a_span_starting_inside_a_hyphenated_word_reaches_back_to_its_start():
+    text = "a multi-modal zorp and a self-driving car"
+    assert hyphen_prefix(text, text.index("modal")) == text.index("multi")
+    assert hyphen_prefix(text, text.index("zorp")) == text.index("zorp")
