@@ -35,7 +35,8 @@ def test_audit_finds_each_kind_of_problem():
 def test_clean_graph_reports_no_findings():
     result = audit(graph_with({"method:zorp": ("zorp", ("ZRP",), 2), "dataset:glim": ("Glim", (), 1)}))
     assert result.counts() == {"entities": 2, "orphans": 0, "suspicious labels": 0, "probable duplicates": 0,
-                               "shared acronyms": 0, "generic names": 0}
+                               "shared acronyms": 0, "generic names": 0, "type conflicts": 0,
+                               "fragments and adjectives": 0, "split acronyms": 0, "doubtful proposals": 0}
     assert next(iter(report(result))).startswith("entities: 2  orphans: 0")
 
 
@@ -45,3 +46,23 @@ def test_audit_reads_a_graphml_export(tmp_path):
     nx.write_graphml(graph, tmp_path / "g.graphml")
     result = audit(nx.read_graphml(tmp_path / "g.graphml"))
     assert result.entities == 1 and not result.duplicates and not result.orphans
+
+
+def test_audit_finds_what_a_researcher_checks_first_and_counts_it_among_the_top_entities():
+    graph = graph_with({  # the gazetteer's well-known names (general knowledge); the rest invented
+        "method:imagenet": ("ImageNet", (), 9), "metric:modal-zorp-accuracy": ("modal zorp accuracy", (), 8),
+        "method:glimmative": ("glimmative", (), 7), "model:qzm": ("QZM", ("quasi zonal model", "quick zap machine"), 6),
+        "model:clip": ("CLIP", (), 5), "method:zorp-tuning": ("zorp tuning", (), 12),
+        "dataset:glim": ("Glim", (), 4)})
+    graph.nodes["model:clip"]["proposed_by"] = 1
+    graph.edges["paper:metric:modal-zorp-accuracy0", "metric:modal-zorp-accuracy"]["evidence"] = "A multi-modal zorp accuracy."
+    graph.nodes["method:zorp-tuning"]["proposed_by"] = 1
+    result = audit(graph, check_top=50)
+    assert [line.split()[0] for line in result.type_conflicts] == ["method:imagenet"]
+    assert [line.split()[0] for line in result.odd_labels] == ["method:glimmative", "metric:modal-zorp-accuracy"]
+    assert [line.split()[0] for line in result.split_acronyms] == ["model:qzm"]
+    assert [line.split()[0] for line in result.doubtful_proposals] == ["method:zorp-tuning", "model:clip"]
+    assert "introduced 2021" in result.doubtful_proposals[1]
+    assert result.top_flagged == {"dataset": 0, "method": 3, "metric": 1, "model": 2}
+    assert audit(graph, check_top=1).top_flagged == {"dataset": 0, "method": 1, "metric": 1, "model": 1}
+    assert any(line.startswith("flagged among the top 50 per type: dataset 0, method 3") for line in report(result))

@@ -14,10 +14,14 @@ def lint_command(
                                  help="An export folder holding graph.graphml, or a GraphML file."),
     top: int = typer.Option(20, "--top", min=1, metavar="N", help="Hubs listed per entity type."),
     limit: int = typer.Option(20, "--limit", min=0, metavar="N", help="Findings printed per kind (all are counted)."),
+    check_top: int = typer.Option(50, "--check-top", min=1, metavar="N",
+                                  help="Say how many of the N most named entities per type have findings."),
     as_json: bool = typer.Option(False, "--json", help="Print every finding as JSON."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 on orphans or suspicious labels."),
 ) -> None:
-    """Audit a built graph's entities: orphans, odd labels, duplicates, shared acronyms, generic names, hubs.
+    """Audit a built graph's entities: orphans, odd labels, duplicates, shared acronyms, generic names, hubs, and
+    what a researcher checks first: types the gazetteer contradicts, fragment or adjective labels, acronyms
+    spelled out differently, well-known or widely named entities that papers "propose".
 
     Orphans: entities no paper names. Odd labels: labels that are not names. Exit 0 unless --strict.
     """
@@ -32,12 +36,16 @@ def lint_command(
         loaded = nx.read_graphml(path)
     except Exception as error:  # a damaged file is bad input: one line
         raise fail(f"{path}: not readable GraphML ({type(error).__name__}: {error})") from None
-    result = audit(loaded, top)
+    result = audit(loaded, top, check_top)
     if as_json:
         typer.echo(json.dumps({"counts": result.counts(), "orphans": result.orphans,
                                "suspicious": result.suspicious, "duplicates": result.duplicates,
                                "shared_acronyms": result.shared_acronyms, "generic": result.generic,
-                               "hubs": result.hubs}, indent=1, ensure_ascii=False))
+                               "type_conflicts": result.type_conflicts, "odd_labels": result.odd_labels,
+                               "split_acronyms": result.split_acronyms,
+                               "doubtful_proposals": result.doubtful_proposals, "hubs": result.hubs,
+                               "top_flagged": {"top": check_top, **result.top_flagged}},
+                              indent=1, ensure_ascii=False))
     else:
         for line in report(result, limit):
             typer.echo(line)

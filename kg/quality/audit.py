@@ -3,7 +3,6 @@ labels that are not names, probable duplicates, acronyms shared by several entit
 and the biggest hubs per type. Works on the in-memory graph or a GraphML export."""
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -14,6 +13,7 @@ from kg.text.keys import acronym_key, match_key, surface_key
 from kg.graph.knowledge import default_knowledge
 from kg.graph.labels import label_problems
 from kg.graph.variants import BLOCKED, KIND_SUFFIX, KINDS
+from kg.quality import trust
 
 TYPES = ("method", "model", "dataset", "task", "metric")
 
@@ -28,13 +28,29 @@ class Audit:
     duplicates: list[str] = field(default_factory=list)
     shared_acronyms: list[str] = field(default_factory=list)
     generic: list[str] = field(default_factory=list)
+    type_conflicts: list[str] = field(default_factory=list)
+    odd_labels: list[str] = field(default_factory=list)
+    split_acronyms: list[str] = field(default_factory=list)
+    doubtful_proposals: list[str] = field(default_factory=list)
     hubs: dict[str, list[tuple[str, str, int]]] = field(default_factory=dict)
+    checked_top: int = 50
+    top_flagged: dict[str, int] = field(default_factory=dict)  # of the `checked_top` entities per type
 
     def counts(self) -> dict[str, int]:
         """How many findings of each kind."""
         return {"entities": self.entities, "orphans": len(self.orphans), "suspicious labels": len(self.suspicious),
                 "probable duplicates": len(self.duplicates), "shared acronyms": len(self.shared_acronyms),
-                "generic names": len(self.generic)}
+                "generic names": len(self.generic), "type conflicts": len(self.type_conflicts),
+                "fragments and adjectives": len(self.odd_labels), "split acronyms": len(self.split_acronyms),
+                "doubtful proposals": len(self.doubtful_proposals)}
+
+    def findings(self) -> dict[str, list[str]]:
+        """Every list of findings by its title."""
+        return {"orphans": self.orphans, "suspicious labels": self.suspicious, "probable duplicates": self.duplicates,
+                "shared acronyms": self.shared_acronyms, "generic names": self.generic,
+                "type conflicts with the gazetteer": self.type_conflicts,
+                "fragments and adjectives": self.odd_labels, "acronyms spelled out differently": self.split_acronyms,
+                "doubtful proposals": self.doubtful_proposals}
 
 
 def aliases_of(data: dict) -> list[str]:
@@ -94,11 +110,12 @@ def shared_acronyms(nodes: list[tuple[str, dict]]) -> list[str]:
     return [f"{key}: {', '.join(sorted(ids))}" for key, ids in sorted(owners.items()) if len(ids) > 1]
 
 
-def audit(graph: nx.Graph, top: int = 20) -> Audit:
-    """All findings for one graph."""
+def audit(graph: nx.Graph, top: int = 20, check_top: int = 50) -> Audit:
+    """All findings for one graph, and how many of the `check_top` entities per type they name."""
     nodes = entity_nodes(graph)
-    generic = default_knowledge(surface_key).generic
-    result = Audit(entities=len(nodes))
+    knowledge = default_knowledge(surface_key)
+    generic = knowledge.generic
+    result = Audit(entities=len(nodes), checked_top=check_top)
     for node, data in nodes:
         label = data.get("label", "")
         if mentioned(graph, node) == 0:
@@ -110,7 +127,16 @@ def audit(graph: nx.Graph, top: int = 20) -> Audit:
             result.generic.append(f"{node} ({label!r})")
     result.duplicates = find_duplicates(nodes)
     result.shared_acronyms = shared_acronyms(nodes)
+    listed = [(node, {**data, "aliases": aliases_of(data)}) for node, data in nodes]
+    result.type_conflicts = trust.type_conflicts(listed, knowledge)
+    result.odd_labels = trust.odd_labels(listed, graph)
+    result.split_acronyms = trust.split_expansions(listed)
+    result.doubtful_proposals = trust.doubtful_proposals(listed, knowledge)
     result.hubs = hubs(nodes, top)
+    top_ids = trust.by_type(listed, check_top)
+    checked = (result.suspicious, result.generic, result.type_conflicts, result.odd_labels, result.split_acronyms,
+               result.doubtful_proposals)  # what is wrong, not what may be (duplicates, shared acronyms)
+    result.top_flagged = trust.flagged_top(top_ids, (line for lines in checked for line in lines))
     return result
 
 
@@ -125,9 +151,7 @@ def hubs(nodes: Iterable[tuple[str, dict]], top: int) -> dict[str, list[tuple[st
 def report(result: Audit, limit: int = 20) -> Iterable[str]:
     """Printable lines: counts, then up to `limit` findings per kind, then the hubs."""
     yield "  ".join(f"{name}: {count}" for name, count in result.counts().items())
-    for title, lines in (("orphans", result.orphans), ("suspicious labels", result.suspicious),
-                         ("probable duplicates", result.duplicates), ("shared acronyms", result.shared_acronyms),
-                         ("generic names", result.generic)):
+    for title, lines in result.findings().items():
         if lines:
             yield f"{title} ({len(lines)}):"
             yield from (f"  {line}" for line in lines[:limit])
@@ -135,3 +159,5 @@ def report(result: Audit, limit: int = 20) -> Iterable[str]:
                 yield f"  ... {len(lines) - limit} more"
     for entity_type, rows in result.hubs.items():
         yield f"top {entity_type}: " + ", ".join(f"{label} ({papers})" for _, label, papers in rows)
+    yield (f"flagged among the top {result.checked_top} per type: "
+           + ", ".join(f"{t} {n}" for t, n in result.top_flagged.items()))
