@@ -111,6 +111,7 @@ def test_overview_escapes_entity_names_and_links_bars_to_nodes(make_graph):
     bar = re.search(r'data-node="(\d+)"><title>&lt;b&gt;Evil', overview)
     assert bar and nodes[int(bar.group(1))] == "dataset:b-evil-co-b"
     assert "Top datasets" in overview and "Paper→entity links: proposed vs used" in overview
+    assert re.search(r">\d+ proposed, \d+ used</text>", overview) and not re.search(r">\d+ / \d+<", overview)
 
 
 def test_large_graph_opens_on_entities_named_in_enough_papers():

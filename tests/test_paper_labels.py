@@ -20,14 +20,14 @@ def label(make_graph, abstract: str, spans, title=None) -> str:
 
 @pytest.mark.parametrize(("abstract", "spans", "expected"), [
     ("Parsing is hard. We propose FrobNet-2, a parser for trees.",
-     [("Parsing", "task", "used"), ("FrobNet-2", "model", "proposed")], "FrobNet-2"),
+     [("Parsing", "task", "used"), ("FrobNet-2", "model", "proposed")], "Paper proposing FrobNet-2"),
     ("Sorting is slow. We introduce Quicksift Tables for sorting.",
-     [("Sorting", "task", "used"), ("Quicksift Tables", "method", "proposed")], "Quicksift Tables"),
+     [("Sorting", "task", "used"), ("Quicksift Tables", "method", "proposed")], "Paper proposing Quicksift Tables"),
     ("We propose a new sampling scheme for fluid meshes with mesh coarsening.",
      [("sampling scheme", "method", "proposed"), ("mesh coarsening", "task", "used")],
-     "sampling scheme · mesh coarsening"),
+     "Paper on sampling scheme, mesh coarsening"),
     ("In this paper, we propose a careful look at why things fall over in windy weather.", [],
-     "Careful look at why things fall over in windy weather"),
+     "Paper: \u201cCareful look at why things fall over in windy weather\u201d"),
 ])
 def test_title_less_paper_gets_a_recognisable_short_label(make_graph, abstract, spans, expected):
     assert label(make_graph, abstract, spans) == expected
@@ -43,7 +43,7 @@ def test_two_papers_proposing_the_same_name_get_different_labels(make_graph):
                     ("p9", None, "We propose FrobNet for sorting lists.", [("FrobNet", "model", "proposed"),
                                                                           ("sorting lists", "task", "used")])])
     labels = {G.nodes[p]["label"] for p in ("paper:p8", "paper:p9")}
-    assert labels == {"FrobNet (parsing trees)", "FrobNet (sorting lists)"}
+    assert labels == {"Paper proposing FrobNet (parsing trees)", "Paper proposing FrobNet (sorting lists)"}
 
 
 @pytest.mark.parametrize(("name", "at_start", "coined"), [
@@ -55,6 +55,14 @@ def test_coined_names_are_told_from_descriptions(name, at_start, coined):
     assert looks_coined(name, at_start) is coined
 
 
+def test_a_paper_label_never_reads_as_an_entity_or_a_community_name(make_graph):
+    G = make_graph([("p8", None, "We propose FrobNet.", [("FrobNet", "model", "proposed")])])
+    entity_labels = {d["label"] for _, d in G.nodes(data=True) if d.get("kind") == "entity"}
+    paper_labels = [d["label"] for _, d in G.nodes(data=True) if d.get("kind") == "paper" and not d.get("title")]
+    assert paper_labels and all(label.startswith("Paper") and "\u00b7" not in label for label in paper_labels)
+    assert not entity_labels & set(paper_labels)
+
+
 def test_graphml_and_rdf_carry_the_same_paper_label(make_graph, tmp_path):
     G = make_graph()
     write_graphml(G, tmp_path / "g.graphml")
@@ -63,4 +71,4 @@ def test_graphml_and_rdf_carry_the_same_paper_label(make_graph, tmp_path):
     rdf = rdflib.Graph().parse(tmp_path / "g.ttl")
     paper = rdflib.URIRef(G.graph["base_iri"] + "paper/p2")
     assert G.nodes["paper:p2"]["label"] == graphml.nodes["paper:p2"]["label"] == str(rdf.value(paper, RDFS_LABEL))
-    assert G.nodes["paper:p2"]["label"] == "Glimmer parsing · Zorbnet · Quux corpus"
+    assert G.nodes["paper:p2"]["label"] == "Paper on Glimmer parsing, Zorbnet, Quux corpus"

@@ -23,6 +23,7 @@ SERIES = 6
 RISING_MIN_PAPERS = 10
 PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#9c755f")
 WIDTH, ROW, LABEL_WIDTH = 440, 20, 190
+STACK_LABEL, STACK_TEXT = 80, 170  # a stacked chart's row names (types) are short; its values read "N proposed, M used"
 
 
 def cut(text: str, limit: int = 30) -> str:
@@ -59,19 +60,20 @@ def stacked_chart(title: str, rows: Sequence[tuple[str, list[int], list[str]]], 
              f'<svg class="stacked" role="img" aria-label="{escape(title)}" width="{WIDTH}" height="{height}" '
              f'viewBox="0 0 {WIDTH} {height}">']
     for k, (label, values, colors) in enumerate(rows):
-        y, x = 4 + k * ROW, float(LABEL_WIDTH)
+        y, x = 4 + k * ROW, float(STACK_LABEL)
         parts.append(f'<g><title>{escape(label)}: ' + ", ".join(f"{v:,} {escape(n)}" for v, n in zip(values, names)) +
-                     f' {escape(unit)}</title><text x="{LABEL_WIDTH - 6}" y="{y + 13}" text-anchor="end">'
+                     f' {escape(unit)}</title><text x="{STACK_LABEL - 6}" y="{y + 13}" text-anchor="end">'
                      f'{escape(cut(label))}</text>')
         for value, color in zip(values, colors):
-            length = (WIDTH - LABEL_WIDTH - 90) * value / top
+            length = (WIDTH - STACK_LABEL - STACK_TEXT) * value / top
             parts.append(f'<rect x="{x:.1f}" y="{y + 2}" width="{length:.1f}" height="{ROW - 6}" fill="{color}"/>')
             x += length
-        parts.append(f'<text x="{x + 4:.1f}" y="{y + 13}">{" / ".join(f"{v:,}" for v in values)}</text></g>')
+        parts.append(f'<text x="{x + 4:.1f}" y="{y + 13}">'
+                     f'{escape(", ".join(f"{v:,} {n}" for v, n in zip(values, names)))}</text></g>')
     y = 4 + len(rows) * ROW + 6
     for k, (name, shade) in enumerate(zip(names, ("#333333", "#aaaaaa"))):
-        parts.append(f'<rect x="{LABEL_WIDTH + k * 110}" y="{y}" width="10" height="10" fill="{shade}"/>'
-                     f'<text x="{LABEL_WIDTH + k * 110 + 14}" y="{y + 9}">{escape(name)}</text>')
+        parts.append(f'<rect x="{STACK_LABEL + k * 110}" y="{y}" width="10" height="10" fill="{shade}"/>'
+                     f'<text x="{STACK_LABEL + k * 110 + 14}" y="{y + 9}">{escape(name)}</text>')
     parts.append("</svg></figure>")
     return "".join(parts)
 

@@ -1,10 +1,10 @@
 """Short labels a person recognises for papers without a title, computed once in the graph.
 
-A title-less paper (the seed listings have none) is labelled by the name it proposes when it
-proposes one that looks coined ("FooNet", "Blorp-Selfie", "Q3X"), else by the first few
-entities it names ("graph coloring · message passing"), else by the abstract's opening words
-with the boilerplate opening ("In this paper, we propose") dropped. Labels are made unique by
-appending key words, then the paper id. GraphML and RDF read the same `label` node attribute.
+A title-less paper (the seed listings have none) is labelled so that it reads as a paper, never as an entity
+or a community name ("A · B · C"): by the name it proposes when that looks coined ("Paper proposing
+Blorp-Selfie"), else by the first few entities it names ("Paper on graph coloring, message passing"), else
+by the abstract's opening words, quoted, with the boilerplate opening ("In this paper, we propose") dropped.
+Labels are made unique by appending key words, then the paper id. GraphML and RDF read the same `label`.
 """
 from __future__ import annotations
 
@@ -66,12 +66,12 @@ def key_words(G: nx.DiGraph, paper: str, common: int, skip: str | None = None) -
     words: list[str] = []
     for _, _, label in (entry for entry in named if entry[2] != skip):
         if label and label.lower() not in {w.lower() for w in words} and len(label) <= NAME_LENGTH:
-            if len(" · ".join([*words, label])) > KEY_LENGTH:
+            if len(", ".join([*words, label])) > KEY_LENGTH:
                 break
             words.append(label)
         if len(words) == KEY_WORDS:
             break
-    return " · ".join(words) or None
+    return ", ".join(words) or None
 
 
 def opening_words(abstract: str, limit: int = KEY_LENGTH) -> str:
@@ -84,23 +84,27 @@ def opening_words(abstract: str, limit: int = KEY_LENGTH) -> str:
     return (text[:1].upper() + text[1:]).rstrip(" ,;:.")
 
 
-def candidates(G: nx.DiGraph, paper: str, common: int) -> list[str]:
-    """Label options for a title-less paper, best first (never empty)."""
+FORMS = ("Paper proposing {}", "Paper on {}", "Paper: \u201c{}\u201d", "Paper {}")  # name, key words, opening, id
+
+
+def candidates(G: nx.DiGraph, paper: str, common: int) -> list[tuple[int, str]]:
+    """Label options for a title-less paper, best first (never empty): (form in FORMS, text)."""
     data = G.nodes[paper]
     name = proposed_name(G, paper)
     options = [name, key_words(G, paper, common, skip=name), opening_words(str(data.get("abstract") or ""))]
-    return [o for o in options if o] or [str(data.get("paper_id") or paper)]
+    return [(k, o) for k, o in enumerate(options) if o] or [(3, str(data.get("paper_id") or paper))]
 
 
 def label_papers(G: nx.DiGraph) -> None:
-    """Relabel title-less papers in place; a label two papers share gets the next option added."""
+    """Relabel title-less papers in place; a label two papers share gets the next option's text added."""
     papers = sum(1 for _, kind in G.nodes(data="kind") if kind == "paper")
     common = max(COMMON_MIN, int(papers * COMMON_SHARE))
     options = {paper: candidates(G, paper, common) for paper in papers_without_title(G)}
-    counts = Counter(o[0].lower() for o in options.values())
-    for paper, (label, *rest) in options.items():
-        if counts[label.lower()] > 1:
-            extra = next((o for o in rest if o.lower() != label.lower()), G.nodes[paper].get("paper_id", paper))
+    counts = Counter(o[0][1].lower() for o in options.values())
+    for paper, ((form, text), *rest) in options.items():
+        label = FORMS[form].format(text)
+        if counts[text.lower()] > 1:
+            extra = next((o for _, o in rest if o.lower() != text.lower()), G.nodes[paper].get("paper_id", paper))
             label = f"{label} ({extra})"
         G.nodes[paper]["label"] = label
 

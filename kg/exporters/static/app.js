@@ -531,12 +531,12 @@
   }
 
   function showMap() {
-    $("overview").hidden = true; $("map-view").hidden = false;
+    $("overview").hidden = true; $("map-view").hidden = false; $("map-controls").hidden = false;
     $("tab-map").setAttribute("aria-selected", "true"); $("tab-overview").setAttribute("aria-selected", "false");
   }
 
-  function showOverview() {
-    $("overview").hidden = false; $("map-view").hidden = true;
+  function showOverview() {  // the map's filters, counts and Show all do nothing here: hidden with the map
+    $("overview").hidden = false; $("map-view").hidden = true; $("map-controls").hidden = true;
     $("tab-map").setAttribute("aria-selected", "false"); $("tab-overview").setAttribute("aria-selected", "true");
   }
 
