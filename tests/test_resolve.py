@@ -111,7 +111,8 @@ def test_symbols_at_the_end_are_kept_and_the_proposer_is_linked_to_them():
 
 @pytest.mark.parametrize("name, label", [
     ("glorp- ing detection", "glorping detection"), ("Zint}", "Zint"), ("Blorv&quot;anen score", "Blorvänen score"),
-    ("Q_1 measure", "Q1 measure"), ("Frob&#39;s lemma", "Frob's lemma"), ("Wizzle.", "Wizzle")])
+    ("Q_1 measure", "Q1 measure"), ("Frob&#39;s lemma", "Frob's lemma"), ("Wizzle.", "Wizzle"),
+    ("Zorp- and-Glorp Network", "Zorp-and-Glorp Network"), ("pre- and post-glorping", "pre- and post-glorping")])
 def test_labels_are_repaired(name, label):
     entities, _, _ = resolve([mention("p1", name)])
     assert labels(entities) == {label}

@@ -20,6 +20,7 @@ ACCENTS = {"'": "\u0301", '"': "\u0308", "`": "\u0300"}  # LaTeX \' \" \` left a
 ACCENT = re.compile(r"(?<=[A-Za-z])\\?(['\"`])\{?([aeiouyAEIOUYnNcC])\}?(?=[a-z]|\b)(?<!'s)")
 SCRIPT = re.compile(r"(?<=[A-Za-z0-9])[_^]\{?([A-Za-z0-9α-ω]+|[∞*])\}?")  # F_1, l_{2}, R^3 -> F1, l2, R3
 LINE_BREAK = re.compile(r"(?<=[A-Za-z])- (?=[A-Za-z])(?!(?:and|or|nor|to|as|vs|versus|via)\b)")
+BROKEN_COMPOUND = re.compile(r"(?<=[A-Za-z])- (?=(?:and|or|to|of|in|on|the|by|for|vs)-[A-Za-z])")  # Divide- and-Conquer
 EDGE_JUNK = " \t,;:.\"'`*-/{}\u201c\u201d\u2018\u2019\u00ab\u00bb"
 DEBRIS = re.compile(r"[{}_\\$^;<>|=≤≥∈√∑~\"]|(?<![A-Z])&|&(?![A-Z])")
 LIST_COMMA = re.compile(r",(?!\d)|(?<!\d),")  # a comma outside a number such as 1,000
@@ -72,11 +73,11 @@ def join_accent(match: re.Match) -> str:
 @lru_cache(maxsize=1 << 16)  # names repeat across papers
 def repair(name: str) -> str | None:
     """The mention's name made publishable (entities unescaped, accents, sub/superscripts and
-    line-break hyphens joined, edge punctuation trimmed), or None when it is debris."""
+    line-break hyphens joined, `Divide- and-Conquer` too, edge punctuation trimmed), or None when it is debris."""
     text = html.unescape(html.unescape(name)).replace("\u00a0", " ")
     text = ACCENT.sub(join_accent, text)
     text = SCRIPT.sub(r"\1", text)
-    text = LINE_BREAK.sub("", normalise_whitespace(text))
+    text = LINE_BREAK.sub("", BROKEN_COMPOUND.sub("-", normalise_whitespace(text)))
     text = text.strip(EDGE_JUNK)
     if text.endswith(")") and text.count("(") < text.count(")"):
         text = text[:-1].rstrip(EDGE_JUNK)  # "X)" when the span began inside a parenthesis

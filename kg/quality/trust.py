@@ -57,12 +57,13 @@ def odd_labels(nodes: Iterable[Node], graph: nx.Graph) -> list[str]:
 
 def cut_from_word(graph: nx.Graph, node: str, label: str) -> bool:
     """Whether some mention of the entity starts right after a hyphen inside a word: read from the abstract and
-    offsets in memory, from the evidence sentence in a GraphML export."""
-    after_hyphen = re.compile(r"\w[-\u2010\u2011]" + re.escape(label), re.I)
+    offsets in memory; in a GraphML export, from the evidence sentence, every occurrence of the label in it."""
+    written = re.compile(r"(\w[-\u2010\u2011])?" + re.escape(label), re.I)
     for paper in graph.predecessors(node) if graph.is_directed() else graph.neighbors(node):
         evidence = graph.edges[paper, node].get("evidence") or ()
-        if isinstance(evidence, str):
-            if after_hyphen.search(evidence):
+        if isinstance(evidence, str):  # the sentence only: a fragment if every occurrence follows a hyphen
+            found = [m.group(1) for m in written.finditer(evidence)]
+            if found and all(found):
                 return True
             continue
         abstract = str(graph.nodes[paper].get("abstract") or "")
