@@ -13,7 +13,7 @@ import networkx as nx
 
 from kg.graph.acronyms import acronym_key, plausible, same_meaning
 from kg.graph.concepts import MANY_PAPERS
-from kg.graph.keys import surface_key
+from kg.text.keys import surface_key
 from kg.graph.knowledge import Knowledge
 from kg.graph.labels import lone_adjective
 
