@@ -56,7 +56,8 @@ def test_relation_edges_carry_the_sentence_as_evidence() -> None:
 def test_paper_label_is_short_and_markup_free(opening: str, repeats: int) -> None:
     paper = Paper("x", opening + r"We introduce \textbf{Widget}, " + "a very long sentence " * repeats)
     label = to_networkx([paper], [], []).nodes["paper:x"]["label"]
-    assert label.startswith("Widget, a very long") and label.endswith("…") and len(label) <= 61  # opening verb dropped
+    quoted = label.removeprefix("Paper: \u201c").removesuffix("\u201d")  # a title-less paper reads as a paper
+    assert quoted.startswith("Widget, a very long") and quoted.endswith("…") and len(quoted) <= 61  # opening verb dropped
 
 
 def test_a_title_less_label_is_made_once(monkeypatch) -> None:
@@ -67,7 +68,7 @@ def test_a_title_less_label_is_made_once(monkeypatch) -> None:
     strip = markup.strip_markup
     monkeypatch.setattr(markup, "strip_markup", lambda text, *args: calls.append(text) or strip(text, *args))
     graph = to_networkx([Paper("x", "We introduce Widget, a parser."), Paper("y", "Body.", title="T")], [], [])
-    assert graph.nodes["paper:x"]["label"] == "Widget, a parser" and graph.nodes["paper:y"]["label"] == "T"
+    assert graph.nodes["paper:x"]["label"] == "Paper: \u201cWidget, a parser\u201d" and graph.nodes["paper:y"]["label"] == "T"
     assert len(calls) == 1
 
 
