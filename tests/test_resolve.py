@@ -249,15 +249,6 @@ def test_generic_policy_is_documented_data():
     assert entities == [] and surface_key("deep learning") in default_knowledge(surface_key).generic
 
 
-@pytest.mark.parametrize("names", [("zAP", "ZAP"), ("ZAP", "zAP", "zap-2"), ("zap-2", "zAP", "ZAP")])
-def test_ids_that_slug_alike_get_free_numbered_suffixes_and_links_follow_them(names):
-    entities, links, _ = resolve([mention(f"p{i}", name, "method") for i, name in enumerate(names)])
-    by_label = {e.label: e.id for e in entities}
-    assert len(set(by_label.values())) == len(entities) == len(names)
-    assert {"method:zap", "method:zap-2"} <= set(by_label.values())
-    assert {link.paper_id: link.entity_id for link in links} == {f"p{i}": by_label[n] for i, n in enumerate(names)}
-
-
 @pytest.mark.parametrize("roles", [("used", "proposed"), ("proposed", "used"), ("used", "proposed", "used")])
 def test_a_link_is_proposed_if_any_mention_in_that_paper_is(roles):
     _, links, _ = resolve([mention("p1", "FrobNet", role=role) for role in roles] + [mention("p2", "FrobNet")])

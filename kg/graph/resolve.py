@@ -4,7 +4,8 @@ One entity per concept: a mention's written form is repaired or dropped (`labels
 (`kg.text.keys.surface_key`: acronyms keep their case), read through the paper's own acronym definitions,
 the gazetteer's aliases and the corpus's agreed definitions (`acronyms`), then keys naming one concept
 are merged (`variants`). Generic names (`ontology/generic-terms.jsonl`) are not entities. The label is
-the form most papers write (`labels.choose_label`) and the id is `<type>:<slug of the label>`.
+the form most papers write (`labels.choose_label`) and the id `<type>:<slug of the label>`, a function of the
+concept alone (`ids`).
 """
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from kg.graph.acronyms import Definitions, read_definitions, same_meaning
 from kg.graph.broader import with_broader
 from kg.graph.concepts import concept_type, defined_votes, known_entry, typed_reading
 from kg.graph.evidence import cleaned
-from kg.text.keys import acronym_key, display_form, match_key, slug, surface_key
+from kg.text.keys import acronym_key, display_form, match_key, surface_key
+from kg.graph.ids import Concept, entity_ids
 from kg.graph.knowledge import Knowledge, default_knowledge
 from kg.graph.labels import choose_label, lone_adjective, repair
 from kg.graph.links import Corpus, link_papers, proposal_check, relate
@@ -118,7 +120,7 @@ def resolve(
     groups, members = merge_variants(by_key, resolver)
     groups = {k: g for k, g in groups.items() if k and not set(members[k]) & knowledge.generic
               and not adjectives_only(g, members[k], knowledge)}
-    entities, entity_of = make_entities(groups, members, definitions.spelled, knowledge, corpus.texts)
+    entities, entity_of = make_entities(groups, members, resolver, corpus.texts)
     generic = {e.id for e in entities if surface_key(e.label) in knowledge.generic}
     entities = [e for e in entities if e.id not in generic]
     groups = {k: g for k, g in groups.items() if entity_of[k] not in generic}
@@ -193,15 +195,14 @@ def known_alike(resolver: Resolver, keys: set[str]) -> Iterable[tuple[str, str]]
                 yield long, known
 
 
-def make_entities(groups: dict[str, list[Mention]], members: dict[str, list[str]], spelled: dict[str, Counter],
-                  knowledge: Knowledge, texts: dict[str, str]) -> tuple[list[Entity], dict[str, str]]:
-    """One entity per group: its concept type, canonical label, id from the label (unique: -2, -3...).
-    The label candidates are the written forms and the long forms papers define the group's acronyms by;
-    the gazetteer's name is preferred among them."""
-    order = sorted(groups, key=lambda k: (-len({m.paper_id for m in groups[k]}), k))
-    taken: set[str] = set()
-    entities, entity_of = [], {}
-    for key in order:
+def make_entities(groups: dict[str, list[Mention]], members: dict[str, list[str]], resolver: Resolver,
+                  texts: dict[str, str]) -> tuple[list[Entity], dict[str, str]]:
+    """One entity per group: its concept type, canonical label and id (`ids.entity_ids`: from the concept, not
+    from its rank). The label candidates are the written forms and the long forms papers define the group's
+    acronyms by; the gazetteer's name is preferred among them."""
+    knowledge, spelled = resolver.knowledge, resolver.definitions.spelled
+    concepts, rows = [], []
+    for key in sorted(groups):
         group = groups[key]
         known = known_entry(members[key], knowledge)
         entity_type = concept_type(group, knowledge.types.get(known or ""), defined_votes(group, texts))
@@ -211,20 +212,19 @@ def make_entities(groups: dict[str, list[Mention]], members: dict[str, list[str]
             for member in members[key]:
                 papers.update(spelled.get(member, {}))
         label = choose_label(forms, papers, proper=entity_type == "dataset", known=knowledge.names.get(known or ""))
-        entity_of[key] = unique_id(f"{entity_type}:{slug(label)}", taken)
-        others = set(forms) | {m.name for m in group}
-        entities.append(Entity(entity_of[key], entity_type, label, tuple(sorted(others - {label}))))
+        concepts.append(concept_of(entity_type, label, members[key], resolver))
+        rows.append((key, entity_type, label, tuple(sorted((set(forms) | {m.name for m in group}) - {label}))))
+    entity_of = {}
+    entities = []
+    for (key, entity_type, label, aliases), entity_id in zip(rows, entity_ids(concepts)):
+        entity_of[key] = entity_id
+        entities.append(Entity(entity_id, entity_type, label, aliases))
     return sorted(entities, key=lambda e: e.id), entity_of
 
 
-def unique_id(entity_id: str, taken: set[str]) -> str:
-    """`entity_id`, or with the first free suffix (-2, -3...) when another entity has it already
-    (a suffix never takes an id that a later label slugs to: all ids are checked)."""
-    unique, number = entity_id, 1
-    while unique in taken:
-        number += 1
-        unique = f"{entity_id}-{number}"
-    taken.add(unique)
-    return unique
-
-
+def concept_of(entity_type: str, label: str, members: list[str], resolver: Resolver) -> Concept:
+    """What the entity's id derives from: the concept owns its label when the label's key, or the corpus's reading
+    of it (an acronym's agreed definition, the gazetteer's name), is a member key, and that key is the concept's;
+    else the concept's first member key (a label borrowed from another reading)."""
+    owned = [k for k in (surface_key(label), resolver("", label)) if k in members]
+    return Concept(entity_type, label, owned[0] if owned else min(members), bool(owned))

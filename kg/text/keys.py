@@ -27,7 +27,6 @@ SPELLING = (  # British -> American spellings, applied to keys only (both sides 
      r"\1 network"),  # neural net(s) / neural network(s)
 )
 PREPOSITIONS = frozenset("of for in on with from over under between via to by".split())
-SLUG = re.compile(r"[^a-z0-9]+")
 
 
 def singular(word: str) -> str:
@@ -106,9 +105,3 @@ def display_form(name: str) -> str:
         piece = singular(piece)
     return f"{head}{sep}{stem}{dash}{piece}"
 
-
-def slug(text: str) -> str:
-    """A lowercase ASCII slug for IRIs and ids; + and # are spelled out (PointNet++ -> pointnet-plus-plus)."""
-    text = text.replace("+", " plus ").replace("#", " sharp ")
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return SLUG.sub("-", ascii_text.lower()).strip("-") or "x"
