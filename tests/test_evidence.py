@@ -31,3 +31,22 @@ def test_a_span_starting_inside_a_hyphenated_word_reaches_back_to_its_start():
     text = "a multi-modal zorp and a self-driving car"
     assert hyphen_prefix(text, text.index("modal")) == text.index("multi")
     assert hyphen_prefix(text, text.index("zorp")) == text.index("zorp")
+
+
+@pytest.mark.parametrize(("abstract", "span_text", "expected"), [
+    ("It reaches 95.1% accuracy on Zorb.", "% accuracy", "accuracy"),
+    ("It reaches 95.1% accuracy on Zorb.", "95.1% accuracy", "accuracy"),
+    ("A +4.2% attack success rate.", "+4.2% attack success rate", "attack success rate"),
+    ("A 3x speedup of zorbing.", "3x speedup", "speedup"),
+    ("We fit 3D Gaussian Splatting.", "3D Gaussian Splatting", "3D Gaussian Splatting"),
+    ("We run 2.5D pose estimation.", "2.5D pose estimation", "2.5D pose estimation"),
+])
+def test_a_span_starting_with_punctuation_or_a_number_fragment_starts_at_the_name(abstract, span_text, expected):
+    from kg.graph.evidence import cleaned
+    from kg.types import Mention
+
+    start = abstract.index(span_text)
+    mention = Mention("p", start, start + len(span_text), span_text, "metric", name=span_text)
+    (clean,), evidence, _ = cleaned([mention], {"p": abstract})
+    assert clean.name == expected and evidence[clean].text == expected
+    assert abstract[evidence[clean].start:evidence[clean].end] == expected

@@ -73,6 +73,24 @@ def test_proper_names_are_not_singularised(form):
     assert labels(entities) == {form}
 
 
+@pytest.mark.parametrize(("plural", "singular_form"), [
+    ("caches", "cache"), ("KV-caches", "KV-cache"), ("niches", "niche"), ("headaches", "headache"),
+    ("approaches", "approach"), ("reaches", "reach"), ("patches", "patch"), ("meshes", "mesh"), ("boxes", "box"),
+    ("movies", "movie"), ("theories", "theory"), ("biases", "bias"), ("aliases", "alias"), ("lenses", "lens"),
+    ("databases", "database"), ("phases", "phase"), ("processes", "process"), ("analyses", "analysis"),
+])
+def test_singular_never_cuts_a_word(plural, singular_form):
+    from kg.text.keys import singular
+
+    assert singular(plural) == singular_form
+
+
+def test_a_plural_in_che_joins_its_singular_under_the_whole_word():
+    entities, _, _ = resolve([mention("p1", "zorb caches", "method"), mention("p2", "zorb cache", "method"),
+                              mention("p3", "zorb caches", "method")])
+    assert labels(entities) == {"zorb cache"}
+
+
 def test_lowercase_plural_is_singular_and_of_phrase_keeps_its_tail():
     entities, _, _ = resolve([mention("p1", "wobble networks"), mention("p2", "mixtures of wobblers"),
                               mention("p3", "mixture of wobblers")])

@@ -10,7 +10,7 @@ import re
 from dataclasses import replace
 from typing import Iterable
 
-from kg.graph.labels import repair
+from kg.graph.labels import debris_start, repair
 from kg.types import Mention
 
 HEADS = {  # the kind word an abstract defines a name by -> the type (the gold guidelines' borderline rule)
@@ -85,7 +85,8 @@ def hyphen_prefix(text: str, start: int) -> int:
 def cleaned(mentions: Iterable[Mention],
             texts: dict[str, str]) -> tuple[list[Mention], dict[Mention, Mention], dict[Mention, Mention]]:
     """Each usable mention with its name repaired, and maps of it to the mention as evidence (a span that starts inside a
-    hyphenated word is extended to the word: `modal LLM` in `multi-modal LLM`) and to the mention as extracted
+    hyphenated word is extended to the word: `modal LLM` in `multi-modal LLM`, one that starts with punctuation or a
+    number fragment starts after it: `accuracy` of `95.1% accuracy`) and to the mention as extracted
     (what relations refer to)."""
     found, evidence, raw = [], {}, {}
     for extracted in mentions:
@@ -95,6 +96,8 @@ def cleaned(mentions: Iterable[Mention],
         if begin < mention.start and re.fullmatch(r"[\w\-\u2010\u2011]+", text[begin:mention.start]):
             name = text[begin:mention.start] + name
             mention = replace(mention, start=begin, text=text[begin:mention.end])
+        if skip := debris_start(mention.text):  # "% accuracy" of "95.1% accuracy": the span starts at the name
+            mention = replace(mention, start=mention.start + skip, text=mention.text[skip:])
         name = repair(name)
         if name:
             clean = replace(mention, name=name)

@@ -30,6 +30,19 @@ EVALUATIVE = re.compile(r"^(?:good|better|improved|novel|superior|excellent|rema
 DANGLING = re.compile(r"\s(?:of|for|in|on|with|from|under|over|to|by|and|or|the|a|an|via|between|than)$", re.I)
 CITATION = re.compile(r"^[A-Z][a-z]+(?:(?: and| &) [A-Z][a-z]+| et al\.?)? \(?(?:19|20)\d\d[a-z]?\)?$")  # McCallum 2016
 BRACKETS = ("()", "[]", "{}")
+LEADING_DEBRIS = re.compile(  # "% accuracy" of "95.1% accuracy", "+4.2% gains", "-shot": not where a name starts
+    r"(?:[^\w(\[\s\u201c\u2018\"'][^\w(\[\u201c\u2018\"']*|\d+(?:[.,]\d+)*\s*(?:%|\u00d7|x\b)|\d+[.,]\d+(?=\s))\s*")
+
+
+def debris_start(text: str) -> int:
+    """How many leading characters of a span are not part of a name: punctuation, a percentage or multiplier
+    (`95.1%`, `3x`), a decimal number; repeated (`+ 4.2% accuracy` -> `accuracy`)."""
+    position = 0
+    while match := LEADING_DEBRIS.match(text, position):
+        if not match.group(0) or match.end() >= len(text):
+            break
+        position = match.end()
+    return position
 
 
 def unbalanced(label: str) -> bool:
@@ -60,7 +73,7 @@ def label_problems(label: str) -> list[str]:
         found.append("sentence fragment")
     if CITATION.match(label):
         found.append("citation")
-    if label != label.strip(EDGE_JUNK) or not any(c.isalnum() for c in label):
+    if label != label.strip(EDGE_JUNK) or not any(c.isalnum() for c in label) or debris_start(label):
         found.append("edge punctuation")
     return found
 
@@ -78,7 +91,7 @@ def repair(name: str) -> str | None:
     text = ACCENT.sub(join_accent, text)
     text = SCRIPT.sub(r"\1", text)
     text = LINE_BREAK.sub("", BROKEN_COMPOUND.sub("-", normalise_whitespace(text)))
-    text = text.strip(EDGE_JUNK)
+    text = text[debris_start(text):].strip(EDGE_JUNK)
     if text.endswith(")") and text.count("(") < text.count(")"):
         text = text[:-1].rstrip(EDGE_JUNK)  # "X)" when the span began inside a parenthesis
     if not text or label_problems(text):

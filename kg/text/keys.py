@@ -26,6 +26,9 @@ SPELLING = (  # British -> American spellings, applied to keys only (both sides 
     (re.compile(r"\b(neural|adversarial|deep|convolutional|recurrent|residual|policy|value|belief) net\b"),
      r"\1 network"),  # neural net(s) / neural network(s)
 )
+S_NOUNS = frozenset("alias atlas canvas census campus bonus apparatus syllabus".split())
+IE_NOUNS = tuple("movies cookies zombies rookies selfies calories genies prairies pixies lingeries".split())
+E_CHES = re.compile(r"(?:(?<![eo])aches|niches|psyches|cliches|quiches)$")  # cache(s), headache(s); not reach(es)
 PREPOSITIONS = frozenset("of for in on with from over under between via to by".split())
 
 
@@ -40,8 +43,14 @@ def singular(word: str) -> str:
         return word
     if lower.endswith(("yses", "theses", "gnoses")):
         return word[:-2] + "is"
+    if lower.endswith("ses") and (lower[:-2] in KEEP_S or lower[:-2] in S_NOUNS):
+        return word[:-2]  # biases, lenses, aliases: the singular ends in -s
+    if lower.endswith(IE_NOUNS):
+        return word[:-1]  # movies, cookies: the singular ends in -ie
     if lower.endswith("ies") and len(lower) > 4:
         return word[:-3] + ("Y" if word[-1].isupper() else "y")
+    if E_CHES.search(lower):
+        return word[:-1]  # caches, niches, headaches: the singular ends in -che
     if lower.endswith(("sses", "shes", "ches", "xes", "zzes")):
         return word[:-2]
     return word[:-1]
