@@ -2,6 +2,8 @@
 lone adjectives and plausible proposers (invented names; gazetteers built in the test)."""
 from __future__ import annotations
 
+import pytest
+
 from kg.graph.concepts import concept_type, may_propose
 from kg.text.keys import surface_key
 from kg.graph.knowledge import build_knowledge
@@ -147,3 +149,29 @@ def test_two_gazetteer_entries_do_not_merge_by_a_kind_word():
     mentions = [Mention(f"p{i}", 0, len(n), n, "method", name=n) for i, n in enumerate(names)]
     assert {e.label for e in resolve(mentions, knowledge=gazetteer)[0]} == set(names)
     assert len(resolve(mentions)[0]) == 1  # unknown names: the kind word merges them
+
+
+@pytest.mark.parametrize(("text", "name", "proposed"), [
+    ("We propose a novel generative zorb model, FooZorb, for images.", "generative zorb model", False),
+    ("We propose a novel generative zorb model, FooZorb, for images.", "FooZorb", True),
+    ("We introduce a new deep zorb network for images.", "deep zorb network", False),
+    ("Our zorb attention mechanism is fast.", "zorb attention mechanism", False),
+    ("We propose glorp tuning, a simple recipe.", "glorp tuning", True),
+])
+def test_an_unnamed_contribution_is_not_credited_to_the_kind_it_is(text, name, proposed):
+    mention = at("p1", text, name, "model", "proposed")
+    _, links, _ = resolve([mention], papers=[Paper("p1", text)])
+    assert (links[0].role == "proposed") is proposed
+
+
+def test_a_name_several_papers_coin_is_one_node_per_coinage_and_users_keep_the_name():
+    texts = {"p1": "We propose ZORBA, a novel zorb planner.", "p2": "We introduce ZORBA, a new image zorber.",
+             "p3": "ZORBA is a strong baseline here.", "p4": "We compare with ZORBA on Zorb-1K."}
+    mentions = [at(p, t, "ZORBA", "method", "proposed" if p in ("p1", "p2") else "used") for p, t in texts.items()]
+    entities, links, _ = resolve(mentions, papers=[Paper(p, t) for p, t in texts.items()])
+    node = {link.paper_id: link.entity_id for link in links}
+    assert len(entities) == 3 and len({node["p1"], node["p2"], node["p3"]}) == 3 and node["p3"] == node["p4"]
+    assert {link.paper_id for link in links if link.role == "proposed"} == {"p1", "p2"}
+    grown = resolve(mentions + [at("p5", "ZORBA helps.", "ZORBA", "method")],
+                    papers=[Paper(p, t) for p, t in {**texts, "p5": "ZORBA helps."}.items()])[1]
+    assert {link.paper_id: link.entity_id for link in grown if link.paper_id != "p5"} == node  # ids stay

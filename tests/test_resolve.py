@@ -173,6 +173,23 @@ def test_a_lowercase_spelling_joins_its_acronym_only_when_one_acronym_is_spelled
     assert len(one) == 1 and len(two) == 3
 
 
+@pytest.mark.parametrize(("acronym", "word"), [("ZORB", "zorb"), ("ZORB", "zorbs"), ("ZORB", "Zorb"), ("QRT", "qrt")])
+def test_an_all_capital_name_never_takes_the_ordinary_lower_case_word(acronym, word):
+    entities, _, _ = resolve([mention("p1", acronym), mention("p2", acronym), mention("p3", word)])
+    joined = len(entities) == 1
+    assert joined is (word != word.lower() or word == "qrt")  # `Zorb` capitalised joins; `qrt` reads as no word
+
+
+def test_a_mixed_case_name_written_in_another_case_is_another_name():
+    from kg.graph.knowledge import build_knowledge
+    from kg.text.keys import surface_key
+
+    gazetteer = build_knowledge([{"name": "ZoRB", "type": "method", "aliases": []}], [], surface_key)
+    entities, _, _ = resolve([mention("p1", "ZoRB"), mention("p2", "ZoRBs"), mention("p3", "ZoRb"),
+                              mention("p4", "ZORB")], knowledge=gazetteer)
+    assert sorted(tuple(sorted((e.label, *e.aliases))) for e in entities) == [("ZORB", "ZoRB", "ZoRBs"), ("ZoRb",)]
+
+
 def test_implausible_definition_is_ignored():
     entities, _, _ = resolve([mention("p1", "Glimnet"), mention("p2", "Glimnet")],
                              [("p1", "SRZC", "sparse coding"), ("p1", "Glimnet", "glass interval modelling on XRT2019")])
@@ -329,3 +346,61 @@ def test_a_gazetteer_alias_is_a_synonym_unless_it_extends_the_name(name, alias, 
     from kg.graph.knowledge import synonym
 
     assert synonym(name, alias, surface_key) is same
+
+
+def test_a_coined_name_takes_its_spelled_out_form_only_where_a_paper_defines_it():
+    mentions = [mention("p1", "medical zorb question answering", "task"), mention("p1", "MedZorbQA", "dataset"),
+                mention("p2", "medical zorb question answering", "task"), mention("p3", "medical zorb question answering", "task"),
+                mention("p4", "MedZorbQA", "dataset")]
+    entities, links, _ = resolve(mentions, [("p1", "MedZorbQA", "medical zorb question answering")])
+    of = {(link.paper_id, len(link.mentions)): link.entity_id for link in links}
+    assert len(entities) == 2 and of[("p1", 2)] == of[("p4", 1)] != of[("p2", 1)] == of[("p3", 1)]
+
+
+@pytest.mark.parametrize(("one", "other", "alike"), [
+    ("multimodal large language model", "multilingual large language model", False),
+    ("large reasoning model", "large reconstruction model", False), ("semi-supervised learning", "self-supervised learning", False),
+    ("convolutional neural network", "convolution neural net", True), ("area under the ROC curve", "area under ROC", True),
+    ("zorb optimisation", "zorb optimization", True),
+])
+def test_expansions_read_alike_only_when_their_words_do(one, other, alike):
+    from kg.graph.acronyms import same_meaning
+
+    assert same_meaning(one, other) is alike
+
+
+def test_an_acronym_defined_two_ways_that_share_first_letters_stays_two_concepts():
+    mentions = [mention(f"p{i}", "MZLM") for i in range(6)]
+    pairs = [("p0", "MZLM", "multimodal zorb language model"), ("p1", "MZLM", "multimodal zorb language model"),
+             ("p2", "MZLM", "multilingual zorb language model")]
+    _, links, _ = resolve(mentions, pairs)
+    of = {link.paper_id: link.entity_id for link in links}
+    assert of["p0"] == of["p1"] != of["p2"]
+
+
+@pytest.mark.parametrize(("abstract", "short", "long"), [
+    ("We propose ZADE (Zonal Adaptive Debias Ensemble) for fairness.", "ZADE", "Zonal Adaptive Debias Ensemble"),
+    ("Bone density from dual-energy Zorb-ray absorptiometry (DZA) scans.", "DZA", "dual-energy Zorb-ray absorptiometry"),
+])
+def test_a_definition_between_two_mentions_binds_them_in_its_paper(abstract, short, long):
+    from kg.types import Paper
+
+    def at(paper, text, entity_type):
+        start = abstract.index(text)
+        return Mention(paper, start, start + len(text), text, entity_type, name=text)
+
+    mentions = [at("p1", short, "method"), at("p1", long, "dataset"), at("p1", long, "dataset")]
+    entities, links, _ = resolve(mentions, papers=[Paper("p1", abstract)])
+    assert len(entities) == 1 and len(links) == 1
+    assert {short, long} == {entities[0].label, *entities[0].aliases}
+
+
+@pytest.mark.parametrize(("abstract", "first", "second"), [
+    ("We train ZorbNet (a CNN) on images.", "ZorbNet", "CNN"), ("We use QRT (Zorb et al.) here.", "QRT", "Zorb et al."),
+])
+def test_a_bracket_that_does_not_spell_the_name_out_binds_nothing(abstract, first, second):
+    from kg.types import Paper
+
+    mentions = [Mention("p1", abstract.index(t), abstract.index(t) + len(t), t, "model", name=t) for t in (first, second)]
+    entities, _, _ = resolve(mentions, papers=[Paper("p1", abstract)])
+    assert len(entities) == 2

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from typing import Callable, Iterable
 
 from kg.text.keys import acronym_key
@@ -46,8 +47,16 @@ def same_meaning(a: str, b: str) -> bool:
     if len(long) - len(short) > 1:
         return False
     if len(long) > len(short):  # one word more: area under (the) ROC (curve)
-        return any(all(x[:3] == y[:3] for x, y in zip(short, long[:i] + long[i + 1:])) for i in range(len(long)))
-    return all(x[:3] == y[:3] for x, y in zip(short, long))
+        return any(all(map(same_word, short, long[:i] + long[i + 1:])) for i in range(len(long)))
+    return all(map(same_word, short, long))
+
+
+def same_word(x: str, y: str) -> bool:
+    """Two words of expansions read alike: one begins the other (convolution/convolutional, net/network), or they
+    share their first three letters and most of the rest (optimisation/optimization; not multimodal/multilingual)."""
+    if x.startswith(y) or y.startswith(x):
+        return True
+    return x[:3] == y[:3] and SequenceMatcher(None, x, y).ratio() >= 0.8
 
 
 @dataclass(frozen=True)
@@ -60,36 +69,50 @@ class Definitions:
     same: tuple[tuple[str, str], ...]  # long keys that expand one acronym alike: one concept
     names: dict[str, str]  # long key -> key of a coined name it spells out (DenseNet, AutoML)
     spelled: dict[str, Counter]  # long key -> its written long forms, by defining papers
+    coined: dict[tuple[str, str], str] = field(default_factory=dict)  # (paper, long key) -> the name it defines there
 
 
 def read_definitions(pairs: Iterable[tuple[str, str, str]], key: Callable[[str], str],
-                     display: Callable[[str], str] = str) -> Definitions:
-    """Index plausible (paper, short, long) definitions. An acronym (`acronym_key`) is read as its
-    long form; a longer coined name (DenseNet) stays the concept and its spelled-out form joins it."""
+                     display: Callable[[str], str] = str, bound: Iterable[tuple[str, str, str]] = ()) -> Definitions:
+    """Index plausible (paper, short, long) definitions, and `bound` ones (written between two mentions, checked
+    already: `bind.spells`) before them. An acronym (`acronym_key`) is read as its
+    long form; a longer coined name (DenseNet) stays the concept and its spelled-out form joins it, in the papers
+    that define it so (elsewhere `medical question answering` is the task, not MedQA)."""
     local: dict[tuple[str, str], str] = {}
     votes: dict[str, Counter] = defaultdict(Counter)
     names: dict[str, Counter] = defaultdict(Counter)
     spelled: dict[str, Counter] = defaultdict(Counter)
-    for paper, short, long in sorted(set(pairs)):
+    coined: dict[tuple[str, str], str] = {}
+    seen: set[tuple[str, str, str]] = set()
+    checked = [(paper, short, long, True) for paper, short, long in sorted(set(bound))]
+    for paper, short, long, spelled_out in checked + [(*p, False) for p in sorted(set(pairs))]:
         short_key, long_key = key(short), key(long)
-        if not short_key or not long_key or short_key == long_key or not plausible(short, long):
+        if not short_key or not long_key or short_key == long_key or not (spelled_out or plausible(short, long)) \
+                or (paper, short_key, long_key) in seen:
             continue
+        seen.add((paper, short_key, long_key))
         if display(long):
             spelled[long_key][display(long)] += 1
         if not acronym_key(short):
             names[long_key][short_key] += 1
+            coined.setdefault((paper, long_key), short_key)
         elif (paper, short_key) not in local:
             local[paper, short_key] = long_key
             votes[short_key][long_key] += 1
     dominant, ambiguous, same = {}, set(), []
+
+    def written(long_key: str) -> str:  # a key has no spaces: compare the words papers write
+        forms = spelled.get(long_key)
+        return max(sorted(forms), key=forms.get) if forms else long_key
+
     for short_key, counts in votes.items():
         ranked = sorted(counts, key=lambda k: (-counts[k], k))
         best = ranked[0]
-        alike = [k for k in ranked[1:] if same_meaning(best, k)]
+        alike = [k for k in ranked[1:] if same_meaning(written(best), written(k))]
         same.extend((best, k) for k in alike)
         if counts[best] + sum(counts[k] for k in alike) >= DOMINANT * sum(counts.values()):
             dominant[short_key] = best
         else:
             ambiguous.add(short_key)
     chosen = {long: max(sorted(c), key=lambda k: c[k]) for long, c in names.items()}
-    return Definitions(local, dominant, frozenset(ambiguous), tuple(same), chosen, dict(spelled))
+    return Definitions(local, dominant, frozenset(ambiguous), tuple(same), chosen, dict(spelled), coined)

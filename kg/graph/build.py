@@ -8,7 +8,7 @@ Paper node, id `paper:<paper id>`:
     kind="paper", paper_id, label (the title, else a short label: see kg.graph.paper_labels),
     abstract (exactly as read, markup kept), title (str|None), year (int|None), venue, url,
     authors (tuple[str]), sources (tuple[str] like "000_x.txt#3"), papers=1.
-Entity node, id `<type>:<slug>` (e.g. `dataset:imagenet`):
+Entity node, id `<type>:<slug>` (e.g. `dataset:imagenet`; a function of the concept alone, see kg.graph.ids):
     kind="entity", type (method|model|dataset|task|metric), label (canonical name),
     aliases (tuple[str], sorted), papers (int: number of papers linking to it),
     proposed_by (int: number of papers proposing it), broader (tuple[str]: ids of the

@@ -14,7 +14,9 @@ from collections import Counter, defaultdict
 from typing import Callable, Iterable, Sequence
 
 from kg.graph.acronyms import Definitions, read_definitions, same_meaning
+from kg.graph.bind import bound_pairs
 from kg.graph.broader import with_broader
+from kg.graph.coinage import MARK, split_coinages, unnamed_kind
 from kg.graph.concepts import concept_type, defined_votes, known_entry, typed_reading
 from kg.graph.evidence import cleaned
 from kg.text.keys import acronym_key, display_form, match_key, surface_key
@@ -35,8 +37,8 @@ class Resolver:
     def __init__(self, definitions: Definitions, knowledge: Knowledge) -> None:
         self.definitions, self.knowledge = definitions, knowledge
         self.readings: dict[str, Counter] = defaultdict(Counter)  # acronym key -> concept keys -> papers
-        for (_, short), long in sorted(definitions.local.items()):
-            self.readings[short][self.reading(short, long)] += 1
+        for (paper, short), long in sorted(definitions.local.items()):
+            self.readings[short][self.reading(short, long, paper)] += 1
         for short in list(self.readings):
             if short in knowledge.canonical or short in knowledge.names:
                 self.readings[short][self.known(short)] += 1  # the gazetteer's reading
@@ -44,7 +46,7 @@ class Resolver:
     def typed(self, paper: str, name: str, mention_type: str, type_of: Callable[[str], str | None]) -> str:
         """The key of a name as `__call__` reads it, except that a bare acronym the paper does not define takes
         the reading whose concept has the mention's type when its usual reading has another (`typed_reading`)."""
-        key = surface_key(name)
+        key = self.key(name)
         default = self.expand(paper, key)
         readings = {k: n for k, n in self.readings.get(key, {}).items() if n >= 2 or k in self.knowledge.types}
         if (paper, key) in self.definitions.local or len(readings) < 2:
@@ -57,20 +59,33 @@ class Resolver:
 
     def expand(self, paper: str, key: str) -> str:
         """A key read as its concept: the paper's own acronym definition, else the corpus's agreed one,
-        a coined name for its spelled-out form, then the gazetteer's canonical name."""
-        return self.reading(key, self.definitions.local.get((paper, key)) or self.definitions.dominant.get(key, key))
+        the name the paper coins for its spelled-out form, then the gazetteer's canonical name."""
+        long = self.definitions.local.get((paper, key)) or self.definitions.dominant.get(key, key)
+        return self.reading(key, long, paper)
 
-    def reading(self, short: str, long: str) -> str:
+    def reading(self, short: str, long: str, paper: str = "") -> str:
         """The concept key of a short form defined as `long`: a definition cut short of the gazetteer's reading
         of the short form (PPO as `policy optimization`, the tail of proximal policy optimization) is that
-        reading; else a coined name for the long form, then the gazetteer's canonical name."""
+        reading; else the name the paper coins for the long form (a definition binds where it is written),
+        then the gazetteer's canonical name."""
         known = self.knowledge.canonical.get(short)
         if known and truncated(long, known):
             return known
-        return self.known(self.definitions.names.get(long, long))
+        return self.known(self.definitions.coined.get((paper, long), long))
 
     def __call__(self, paper: str, name: str) -> str:
-        return self.expand(paper, surface_key(name))
+        return self.expand(paper, self.key(name))
+
+    def key(self, name: str) -> str:
+        """`surface_key`, except that a mixed-case acronym written with another case than the gazetteer's mixed-case
+        name for its key is another name (LoRa, the radio protocol, is not LoRA): its key is the form itself."""
+        key = surface_key(name)
+        known = self.knowledge.names.get(self.known(key), "")
+        written = name[:-1] if name.endswith("s") and len(name) > 2 and name[-2].isupper() else name
+        if acronym_key(name) and mixed_case(written) and mixed_case(known) and acronym_key(known) == key \
+                and written != known:
+            return written
+        return key
 
     def spelled_out(self, paper: str, name: str) -> str | None:
         """The key of a name with its acronym words expanded (`KL divergence`), None if none expands."""
@@ -80,6 +95,11 @@ class Resolver:
         if expanded == [k or w for k, w in zip(keys, words)]:
             return None
         return self.expand(paper, match_key(" ".join(expanded)))
+
+
+def mixed_case(form: str) -> bool:
+    """A form with a lower-case letter after its first character and a capital after it too (LoRA, mAP, ReLU)."""
+    return any(c.islower() for c in form[1:]) and any(c.isupper() for c in form[1:])
 
 
 def truncated(long: str, known: str) -> bool:
@@ -113,19 +133,26 @@ def resolve(
     abstracts and years) lets the abstracts' own words inform types, fragments and proposals."""
     knowledge = knowledge or default_knowledge(surface_key)
     corpus = Corpus(papers)
-    definitions = read_definitions(paired(abbreviation_pairs), surface_key, spelled_label)
-    resolver = Resolver(definitions, knowledge)
     clean, original, raw = cleaned(mentions, corpus.texts)
+    definitions = read_definitions(paired(abbreviation_pairs), surface_key, spelled_label,
+                                   bound_pairs(clean, corpus.texts))
+    resolver = Resolver(definitions, knowledge)
     by_key = key_mentions(clean, resolver)
     groups, members = merge_variants(by_key, resolver)
     groups = {k: g for k, g in groups.items() if k and not set(members[k]) & knowledge.generic
               and not adjectives_only(g, members[k], knowledge)}
+    groups, members = split_coinages(groups, members, corpus.texts, knowledge)
     entities, entity_of = make_entities(groups, members, resolver, corpus.texts)
     generic = {e.id for e in entities if surface_key(e.label) in knowledge.generic}
     entities = [e for e in entities if e.id not in generic]
     groups = {k: g for k, g in groups.items() if entity_of[k] not in generic}
     mention_entity = {raw[m]: entity_of[k] for k, group in groups.items() for m in group}
-    links = link_papers(groups, entity_of, original, proposal_check(groups, members, knowledge, corpus))
+    check = proposal_check(groups, members, knowledge, corpus)
+
+    def named_check(key: str, paper: str, found: list[Mention]) -> bool:  # an unnamed `a novel X` proposes no X
+        named = [m for m in found if not unnamed_kind(m, corpus.texts.get(paper))]
+        return bool(named) and check(key, paper, named)
+    links = link_papers(groups, entity_of, original, named_check)
     entities = with_broader(entities, Counter(link.entity_id for link in links))
     return entities, links, relate(relations, mention_entity)
 
@@ -163,7 +190,10 @@ def merge_variants(by_key: dict[str, list[Mention]],
     forms = sorted({(k, m.paper_id, m.name) for k, g in by_key.items() for m in g})
     defined = {a for a, _ in resolver.definitions.same} | set(resolver.definitions.dominant.values())
     spelled = ((k, resolver.spelled_out(paper, name)) for k, paper, name in forms)
-    pairs = [*case_pairs(keys, acronyms, lambda a: resolver("", a)),
+    names = defaultdict(set)
+    for key, _, name in forms:
+        names[key].add(name)
+    pairs = [*case_pairs(keys, acronyms, lambda a: resolver("", a), names.__getitem__),
              *((a, b) for a, b in kind_pairs(forms, keys, resolver, lambda k: concept_type(by_key[k]))
                if not {a, b} <= set(resolver.knowledge.names)),  # two gazetteer entries: cross-entropy method, loss
              *inverted_pairs(forms, keys, resolver),
@@ -212,7 +242,7 @@ def make_entities(groups: dict[str, list[Mention]], members: dict[str, list[str]
             for member in members[key]:
                 papers.update(spelled.get(member, {}))
         label = choose_label(forms, papers, proper=entity_type == "dataset", known=knowledge.names.get(known or ""))
-        concepts.append(concept_of(entity_type, label, members[key], resolver))
+        concepts.append(concept_of(entity_type, label, key, members[key], resolver))
         rows.append((key, entity_type, label, tuple(sorted((set(forms) | {m.name for m in group}) - {label}))))
     entity_of = {}
     entities = []
@@ -222,9 +252,12 @@ def make_entities(groups: dict[str, list[Mention]], members: dict[str, list[str]
     return sorted(entities, key=lambda e: e.id), entity_of
 
 
-def concept_of(entity_type: str, label: str, members: list[str], resolver: Resolver) -> Concept:
+def concept_of(entity_type: str, label: str, key: str, members: list[str], resolver: Resolver) -> Concept:
     """What the entity's id derives from: the concept owns its label when the label's key, or the corpus's reading
     of it (an acronym's agreed definition, the gazetteer's name), is a member key, and that key is the concept's;
-    else the concept's first member key (a label borrowed from another reading)."""
+    else the concept's first member key (a label borrowed from another reading). A coinage (`name@paper`) never
+    owns its label: its key names the coining paper."""
+    if MARK in key:
+        return Concept(entity_type, label, key, False)
     owned = [k for k in (surface_key(label), resolver("", label)) if k in members]
     return Concept(entity_type, label, owned[0] if owned else min(members), bool(owned))

@@ -24,6 +24,9 @@ PROPER_KINDS = frozenset("environment environments game games suite backbone bac
 KIND_SUFFIX = re.compile(r"^(?P<name>.+?)\s+(?P<kind>" + "|".join(sorted(KINDS, key=len, reverse=True)) + r")$", re.I)
 
 
+VOWEL = re.compile(r"[aeiouy]")
+
+
 class Union:
     """Union-find over keys; each set is named by its largest member (most mentions, then sorted)."""
 
@@ -45,16 +48,20 @@ class Union:
             self.sizes[keep] += self.sizes[gone]
 
 
-def case_pairs(keys: Iterable[str], raw_acronyms: Iterable[str],
-               resolve_bare: Callable[[str], str]) -> Iterable[tuple[str, str]]:
+def case_pairs(keys: Iterable[str], raw_acronyms: Iterable[str], resolve_bare: Callable[[str], str],
+               written: Callable[[str], Iterable[str]] = lambda key: ()) -> Iterable[tuple[str, str]]:
     """A lowercase key (`adam`, `r cnn`) and the one acronym spelled like it without spaces (`ADAM`,
-    `RCNN`); none when several acronyms are (MAP, mAP)."""
+    `RCNN`); none when several acronyms are (MAP, mAP), nor when some paper writes the key as an ordinary
+    lower-case word, one with a vowel (`clip`, `clips`, `math`: the word, not CLIP or MATH; `lstm` joins LSTM);
+    `written` gives a key's forms."""
     spellings: dict[str, set[str]] = {}
     for acronym in raw_acronyms:
         spellings.setdefault(acronym.lower(), set()).add(acronym)
     keys = set(keys)
     for key in sorted(keys):
         found = spellings.get(key.replace(" ", ""), set()) if key == key.lower() else set()
+        if found and any(form == form.lower() and VOWEL.search(form) for form in written(key)):
+            continue  # `clips`, `math`: a lower-case form that reads as a word; `qrt`, `lstm` do not
         if len(found) == 1:
             target = resolve_bare(next(iter(found)))
             if target in keys and target != key:

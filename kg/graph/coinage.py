@@ -1,0 +1,69 @@
+"""Names several papers coin, and generic kinds papers "propose".
+
+- A name two or more papers each coin in their own words (`we propose TRACE`, `TRACE, a novel ...`, `termed
+  TRACE`: `evidence.coined_here`) names two or more things: each coinage is its own concept (its key is the name's
+  key and the paper, `TRACE@<paper>`), and papers that only use the name stay on the name's own node. Names the
+  gazetteer knows are one thing whoever claims them (their proposals are checked by `concepts.may_propose`).
+- A lower-case phrase a paper proposes as `a (novel) X` or `our X` is a kind of thing the paper contributes one
+  of, not its contribution: "we propose a novel generative model, FooGAN" proposes FooGAN and uses the kind,
+  and "we propose a novel attention mechanism" credits no one with `attention mechanism`; `we propose glorp
+  tuning` (the name itself, no article) still proposes it.
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from kg.graph.evidence import coined_here
+from kg.graph.knowledge import Knowledge
+from kg.graph.concepts import known_entry
+from kg.types import Mention
+
+MARK = "@"  # between a coined name's key and the coining paper's id, in a coinage's concept key
+KIND_BEFORE = re.compile(r"\b(?:a|an|our)\s+(?:[\w-]+\s+){0,3}$", re.I)
+
+
+def coiners(group: list[Mention], texts: dict[str, str]) -> list[str]:
+    """The papers whose text coins the name (a proposed mention presented as the paper's own)."""
+    return sorted({m.paper_id for m in group if m.role == "proposed" and m.paper_id in texts
+                   and coined_here(texts[m.paper_id], m.start, m.end)})
+
+
+def written_as_name(mention: Mention) -> bool:
+    """A capital after the first letter or a digit (TRACE, GPT-4), or a capital opening a word inside a sentence."""
+    name = mention.name or mention.text
+    if any(c.isupper() or c.isdigit() for c in name[1:]):
+        return True
+    return name[:1].isupper() and mention.start != mention.sentence_start
+
+
+def named(group: list[Mention]) -> bool:
+    """Whether most of the concept's mentions are written as a name."""
+    return 2 * sum(map(written_as_name, group)) > len(group)
+
+
+def split_coinages(groups: dict[str, list[Mention]], members: dict[str, list[str]], texts: dict[str, str],
+                   knowledge: Knowledge) -> tuple[dict[str, list[Mention]], dict[str, list[str]]]:
+    """Groups with each of a name's several coinages apart (`name@paper`), the users left on the name's key."""
+    out: dict[str, list[Mention]] = {}
+    keys: dict[str, list[str]] = {}
+    for key, group in groups.items():
+        papers = coiners(group, texts) if named(group) and not known_entry(members[key], knowledge) else []
+        if len(papers) < 2:
+            out[key], keys[key] = group, members[key]
+            continue
+        by_paper: dict[str, list[Mention]] = defaultdict(list)
+        for mention in group:
+            by_paper[mention.paper_id if mention.paper_id in papers else ""].append(mention)
+        for paper, mentions in by_paper.items():
+            split = f"{key}{MARK}{paper}" if paper else key
+            out[split], keys[split] = mentions, members[key]
+    return out, keys
+
+
+def unnamed_kind(mention: Mention, text: str | None) -> bool:
+    """A proposed mention that is a lower-case phrase after `a`, `an` or `our` and at most three more words (`we
+    propose a novel generative model`): the paper's contribution is an instance of the kind, not the kind."""
+    if text is None or written_as_name(mention):
+        return False
+    return bool(KIND_BEFORE.search(text[max(0, mention.start - 80):mention.start]))
