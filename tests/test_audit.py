@@ -36,7 +36,9 @@ def test_clean_graph_reports_no_findings():
     result = audit(graph_with({"method:zorp": ("zorp", ("ZRP",), 2), "dataset:glim": ("Glim", (), 1)}))
     assert result.counts() == {"entities": 2, "orphans": 0, "suspicious labels": 0, "probable duplicates": 0,
                                "shared acronyms": 0, "generic names": 0, "type conflicts": 0,
-                               "fragments and adjectives": 0, "split acronyms": 0, "doubtful proposals": 0}
+                               "fragments and adjectives": 0, "split acronyms": 0, "doubtful proposals": 0,
+                               "case collisions": 0, "multi-coinage names": 0, "generic aliases": 0,
+                               "split definitions": 0, "debris labels": 0}
     assert next(iter(report(result))).startswith("entities: 2  orphans: 0")
 
 
@@ -66,3 +68,25 @@ def test_audit_finds_what_a_researcher_checks_first_and_counts_it_among_the_top_
     assert result.top_flagged == {"dataset": 0, "method": 3, "metric": 1, "model": 2}
     assert audit(graph, check_top=1).top_flagged == {"dataset": 0, "method": 1, "metric": 1, "model": 1}
     assert any(line.startswith("flagged among the top 50 per type: dataset 0, method 3") for line in report(result))
+
+
+def test_lint_finds_each_resolution_pattern_and_counts_it_among_the_top_entities():
+    graph = graph_with({
+        "model:zorp": ("ZORP", ("zorps", "ZORPs", "Zorp"), 5), "method:zora": ("ZoRA", ("ZoRa", "ZORA"), 4),
+        "dataset:medzorbqa": ("MedZorbQA", ("medical zorb answering",), 3), "metric:mzou": ("mZoU", ("ZoU",), 3),
+        "metric:pass-1": ("zass@1", ("zass@k",), 3), "method:trace": ("TRAZE", (), 3),
+        "metric:accuracy": ("% accuracy", (), 2), "method:zade": ("ZADE", (), 1),
+        "method:zonal-adaptive-debias-ensemble": ("Zonal Adaptive Debias Ensemble", (), 1)})
+    graph.nodes["method:trace"]["proposed_by"] = 3
+    graph.add_node("paper:p", kind="paper", abstract="We propose ZADE (Zonal Adaptive Debias Ensemble) here.")
+    graph.add_edge("paper:p", "method:zade", kind="mention")
+    graph.add_edge("paper:p", "method:zonal-adaptive-debias-ensemble", kind="mention")
+    result = audit(graph)
+    ids = {name: [line.split()[0].rstrip(":") for line in lines] for name, lines in result.patterns().items()}
+    assert ids == {"case collisions": ["method:zora", "model:zorp"], "multi-coinage names": ["method:trace"],
+                   "generic aliases": ["dataset:medzorbqa", "metric:mzou", "metric:pass-1"],
+                   "split definitions": ["paper:p"], "debris labels": ["metric:accuracy"]}
+    assert result.pattern_top["split definitions"]["method"] == 2 and result.pattern_top["case collisions"]["model"] == 1
+    clean = audit(graph_with({"model:zorp": ("ZORP", ("ZORPs", "Zorp"), 5), "metric:zou": ("ZoU", ("ZOU",), 2),
+                              "dataset:zorbqa": ("ZorbQA", ("Zorb QA",), 2)}))
+    assert not any(clean.patterns().values())

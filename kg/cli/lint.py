@@ -43,7 +43,9 @@ def lint_command(
                                "shared_acronyms": result.shared_acronyms, "generic": result.generic,
                                "type_conflicts": result.type_conflicts, "odd_labels": result.odd_labels,
                                "split_acronyms": result.split_acronyms,
-                               "doubtful_proposals": result.doubtful_proposals, "hubs": result.hubs,
+                               "doubtful_proposals": result.doubtful_proposals,
+                               "patterns": {name.replace(" ", "_"): lines for name, lines in result.patterns().items()},
+                               "patterns_top": result.pattern_top, "hubs": result.hubs,
                                "top_flagged": {"top": check_top, **result.top_flagged}},
                               indent=1, ensure_ascii=False))
     else:

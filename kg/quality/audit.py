@@ -13,7 +13,7 @@ from kg.text.keys import acronym_key, match_key, surface_key
 from kg.graph.knowledge import default_knowledge
 from kg.graph.labels import label_problems
 from kg.graph.variants import BLOCKED, KIND_SUFFIX, KINDS
-from kg.quality import trust
+from kg.quality import patterns, trust
 
 TYPES = ("method", "model", "dataset", "task", "metric")
 
@@ -32,6 +32,12 @@ class Audit:
     odd_labels: list[str] = field(default_factory=list)
     split_acronyms: list[str] = field(default_factory=list)
     doubtful_proposals: list[str] = field(default_factory=list)
+    case_collisions: list[str] = field(default_factory=list)
+    coinages: list[str] = field(default_factory=list)
+    generic_aliases: list[str] = field(default_factory=list)
+    split_definitions: list[str] = field(default_factory=list)
+    debris_labels: list[str] = field(default_factory=list)
+    pattern_top: dict[str, dict[str, int]] = field(default_factory=dict)  # pattern -> type -> top entities named
     hubs: dict[str, list[tuple[str, str, int]]] = field(default_factory=dict)
     checked_top: int = 50
     top_flagged: dict[str, int] = field(default_factory=dict)  # of the `checked_top` entities per type
@@ -42,7 +48,13 @@ class Audit:
                 "probable duplicates": len(self.duplicates), "shared acronyms": len(self.shared_acronyms),
                 "generic names": len(self.generic), "type conflicts": len(self.type_conflicts),
                 "fragments and adjectives": len(self.odd_labels), "split acronyms": len(self.split_acronyms),
-                "doubtful proposals": len(self.doubtful_proposals)}
+                "doubtful proposals": len(self.doubtful_proposals), **{k: len(v) for k, v in self.patterns().items()}}
+
+    def patterns(self) -> dict[str, list[str]]:
+        """The findings of issue 30's resolution patterns, by name."""
+        return {"case collisions": self.case_collisions, "multi-coinage names": self.coinages,
+                "generic aliases": self.generic_aliases, "split definitions": self.split_definitions,
+                "debris labels": self.debris_labels}
 
     def findings(self) -> dict[str, list[str]]:
         """Every list of findings by its title."""
@@ -50,7 +62,7 @@ class Audit:
                 "shared acronyms": self.shared_acronyms, "generic names": self.generic,
                 "type conflicts with the gazetteer": self.type_conflicts,
                 "fragments and adjectives": self.odd_labels, "acronyms spelled out differently": self.split_acronyms,
-                "doubtful proposals": self.doubtful_proposals}
+                "doubtful proposals": self.doubtful_proposals, **self.patterns()}
 
 
 def aliases_of(data: dict) -> list[str]:
@@ -132,10 +144,17 @@ def audit(graph: nx.Graph, top: int = 20, check_top: int = 50) -> Audit:
     result.odd_labels = trust.odd_labels(listed, graph)
     result.split_acronyms = trust.split_expansions(listed)
     result.doubtful_proposals = trust.doubtful_proposals(listed, knowledge)
+    result.case_collisions = patterns.case_collisions(listed)
+    result.coinages = patterns.coinages(listed, knowledge)
+    result.generic_aliases = patterns.generic_aliases(listed)
+    result.split_definitions = patterns.split_definitions(graph, listed)
+    result.debris_labels = patterns.debris_labels(listed)
     result.hubs = hubs(nodes, top)
     top_ids = trust.by_type(listed, check_top)
+    result.pattern_top = {name: patterns.in_top(top_ids, lines) for name, lines in result.patterns().items()}
     checked = (result.suspicious, result.generic, result.type_conflicts, result.odd_labels, result.split_acronyms,
-               result.doubtful_proposals)  # what is wrong, not what may be (duplicates, shared acronyms)
+               result.doubtful_proposals, result.case_collisions, result.coinages, result.generic_aliases,
+               result.split_definitions, result.debris_labels)  # what is wrong, not what may be (duplicates, shared acronyms)
     result.top_flagged = trust.flagged_top(top_ids, (line for lines in checked for line in lines))
     return result
 
@@ -159,5 +178,7 @@ def report(result: Audit, limit: int = 20) -> Iterable[str]:
                 yield f"  ... {len(lines) - limit} more"
     for entity_type, rows in result.hubs.items():
         yield f"top {entity_type}: " + ", ".join(f"{label} ({papers})" for _, label, papers in rows)
+    for name, counts in result.pattern_top.items():
+        yield f"{name} among the top {result.checked_top} per type: " + ", ".join(f"{t} {n}" for t, n in counts.items())
     yield (f"flagged among the top {result.checked_top} per type: "
            + ", ".join(f"{t} {n}" for t, n in result.top_flagged.items()))

@@ -1,0 +1,126 @@
+"""The resolution errors a researcher spots first at the top of a graph, found in any build (issue 30's patterns):
+case collisions (CLIP carrying the word `clips`, LoRA carrying LoRa), names several papers propose (several
+coinages in one node), generic aliases of named datasets and metrics (MedQA carrying `medical question
+answering`, mIoU carrying IoU, pass@1 carrying pass@k), split definitions (an abstract's `X (long form)` on two
+nodes) and debris labels (`% accuracy`). Each finding is a line naming the entity id."""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Iterable
+
+import networkx as nx
+
+from kg.graph.bind import spells
+from kg.text.keys import acronym_key
+from kg.graph.labels import debris_start
+from kg.graph.knowledge import Knowledge
+from kg.quality.trust import Node, known_of
+
+COINAGES = 3  # proposed by this many papers: several things under one name, unless well known
+TASK_HEAD = re.compile(r"(?:ing|tion|sion|ment)$")  # answering, classification: the head of a task phrase
+GENERAL = re.compile(r"(?<=[@-])[kn]$|(?<=@)[kn]\b")  # pass@k, top-k: the general form of pass@1, top-1
+
+
+def plural_of(form: str, label: str) -> bool:
+    """The label's own plural (CLIPs, LoRAs): not another name."""
+    return form in (label + "s", label + "es")
+
+
+def mixed(form: str) -> bool:
+    """Lower- and upper-case letters after the first character (LoRA, mAP)."""
+    return any(c.islower() for c in form[1:]) and any(c.isupper() for c in form[1:])
+
+
+def case_collisions(nodes: Iterable[Node]) -> list[str]:
+    """An all-capital or mixed-case short name with an alias that is an ordinary lower-case word of its letters
+    (`clip`, `clips` under CLIP) or a differently cased mixed-case name (LoRa under LoRA)."""
+    found = []
+    for node, data in nodes:
+        label = data["label"]
+        if " " in label or not any(c.isupper() for c in label[1:]):
+            continue
+        for alias in data["aliases"]:
+            bare = alias[:-1] if alias.endswith("s") and alias[:-1].lower() == label.lower() else alias
+            if bare.lower() != label.lower() or plural_of(alias, label) or bare == label:
+                continue
+            word = bare == bare.lower() and re.search(r"[aeiouy]", bare)
+            other_case = mixed(bare) and mixed(label) and acronym_key(label) is not None  # LoRa/LoRA; not HotPotQA
+            if word or other_case:
+                found.append(f"{node} ({label!r}): alias {alias!r} is another word or name")
+                break
+    return found
+
+
+def coinages(nodes: Iterable[Node], knowledge: Knowledge) -> list[str]:
+    """Entities COINAGES or more papers propose that the gazetteer does not know: several coinages of a name."""
+    return [f"{node} ({data['label']!r}): proposed by {data.get('proposed_by')} papers"
+            for node, data in nodes if int(data.get("proposed_by") or 0) >= COINAGES and not known_of(data, knowledge)]
+
+
+def generic_aliases(nodes: Iterable[Node]) -> list[str]:
+    """A named dataset with a task phrase as alias (MedQA: `medical question answering`), a metric with its general
+    form as alias (mIoU: IoU, pass@1: pass@k)."""
+    found = []
+    for node, data in nodes:
+        label = data["label"]
+        named = any(c.isupper() or c.isdigit() for c in label[1:])
+        for alias in data["aliases"]:
+            low = alias.lower()
+            if data["type"] == "dataset" and named and alias == low and " " in alias and TASK_HEAD.search(low):
+                reason = "a task phrase"
+            elif data["type"] == "metric" and general_form(alias, label):
+                reason = "its general form"
+            else:
+                continue
+            found.append(f"{node} ({label!r}): alias {alias!r} is {reason}")
+            break
+    return found
+
+
+def general_form(alias: str, label: str) -> bool:
+    """mIoU / IoU, mean average precision / average precision, pass@1 / pass@k."""
+    a, b = alias.lower(), label.lower()
+    if b in ("m" + a, "mean " + a) and a:
+        return True
+    return bool(GENERAL.search(a)) and re.sub(r"\d+$", "", b) == a[:-1] and b != a
+
+
+def split_definitions(graph: nx.Graph, nodes: Iterable[Node]) -> list[str]:
+    """Papers whose abstract writes `A (B)` with B spelling A out (or A spelling B), A and B names of two different
+    entities the paper links to: one definition on two nodes. One line per paper, naming the first such pair."""
+    data_of = dict(nodes)
+    found = []
+    for paper, data in sorted(graph.nodes(data=True)):
+        if data.get("kind") != "paper":
+            continue
+        text = str(data.get("abstract") or "")
+        forms = {f: e for e in graph.successors(paper) if e in data_of
+                 for f in (data_of[e]["label"], *data_of[e]["aliases"]) if len(f) > 1} if graph.is_directed() else {}
+        for match in re.finditer(r"\(([^()]{2,80})\)", text):
+            inner, before = match.group(1).strip(), text[:match.start()].rstrip()
+            if inner not in forms:
+                continue
+            for form, entity in forms.items():
+                if entity != forms[inner] and before.endswith(form) and (spells(inner, form) or spells(form, inner)):
+                    found.append(f"{paper}: {entity} ({form!r}) / {forms[inner]} ({inner!r})")
+                    break
+            if found and found[-1].startswith(f"{paper}: "):
+                break
+    return found
+
+
+def debris_labels(nodes: Iterable[Node]) -> list[str]:
+    """Labels that start with punctuation or a number fragment (`% accuracy`, `.5 dropout`)."""
+    return [f"{node} ({data['label']!r}): starts with debris" for node, data in nodes
+            if data["label"] and (debris_start(data["label"]) or not data["label"][0].isalnum()
+                                  and data["label"][0] not in "(\"'")]
+
+
+def in_top(top: dict[str, list[str]], lines: Iterable[str]) -> dict[str, int]:
+    """How many of each type's top entities the lines name."""
+    named = defaultdict(int)
+    ids = {node for line in lines for node in re.findall(r"\b(?:method|model|dataset|task|metric):[^\s,()']+", line)}
+    for entity_type, nodes in top.items():
+        named[entity_type] = sum(node in ids for node in nodes)
+    return dict(named)
