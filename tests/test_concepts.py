@@ -172,6 +172,21 @@ def test_a_name_several_papers_coin_is_one_node_per_coinage_and_users_keep_the_n
     node = {link.paper_id: link.entity_id for link in links}
     assert len(entities) == 3 and len({node["p1"], node["p2"], node["p3"]}) == 3 and node["p3"] == node["p4"]
     assert {link.paper_id for link in links if link.role == "proposed"} == {"p1", "p2"}
-    grown = resolve(mentions + [at("p5", "ZORBA helps.", "ZORBA", "method")],
-                    papers=[Paper(p, t) for p, t in {**texts, "p5": "ZORBA helps."}.items()])[1]
-    assert {link.paper_id: link.entity_id for link in grown if link.paper_id != "p5"} == node  # ids stay
+    more = {"p5": "We propose ZORBA, a novel zorb parser.", "p6": "ZORBA helps."}
+    grown = resolve(mentions + [at(p, t, "ZORBA", "method", "proposed" if p == "p5" else "used") for p, t in more.items()],
+                    papers=[Paper(p, t) for p, t in {**texts, **more}.items()])[1]
+    assert {link.paper_id: link.entity_id for link in grown if link.paper_id in node} == node  # ids stay
+    users = {f"u{i}": "ZORBA is a baseline." for i in range(4)}
+    established = resolve(mentions + [at(p, t, "ZORBA", "method") for p, t in users.items()],
+                          papers=[Paper(p, t) for p, t in {**texts, **users}.items()])[0]
+    assert len(established) == 1  # far more papers use the name than coin it: one thing
+
+
+def test_a_name_three_papers_propose_keeps_only_the_proposals_whose_text_coins_it():
+    texts = {"p1": "We propose ZorbFuse, a novel fuser.", "p2": "Results with ZorbFuse are good.",
+             "p3": "Here ZorbFuse is used.", "q1": "We use multi-zorb fusion.", "q2": "With multi-zorb fusion.",
+             "q3": "And multi-zorb fusion too."}
+    mentions = [at(p, t, "ZorbFuse" if p[0] == "p" else "multi-zorb fusion", "method", "proposed")
+                for p, t in texts.items()]
+    _, links, _ = resolve(mentions, papers=[Paper(p, t) for p, t in texts.items()])
+    assert {link.paper_id for link in links if link.role == "proposed"} == {"p1"}

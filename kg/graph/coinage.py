@@ -2,8 +2,11 @@
 
 - A name two or more papers each coin in their own words (`we propose TRACE`, `TRACE, a novel ...`, `termed
   TRACE`: `evidence.coined_here`) names two or more things: each coinage is its own concept (its key is the name's
-  key and the paper, `TRACE@<paper>`), and papers that only use the name stay on the name's own node. Names the
-  gazetteer knows are one thing whoever claims them (their proposals are checked by `concepts.may_propose`).
+  key and the paper, `TRACE@<paper>`), and papers that only use the name stay on the name's own node; unless more
+  papers use the name than coin it (an established name some papers present as theirs). Names the gazetteer knows
+  are one thing whoever claims them (their proposals are checked by `concepts.may_propose`).
+- A name MANY_CLAIMS or more papers propose without being split so is not credibly anyone's: only the papers whose
+  own text coins it keep their proposal (a lower-case phrase: none, it is a kind).
 - A lower-case phrase a paper proposes as `a (novel) X` or `our X` is a kind of thing the paper contributes one
   of, not its contribution: "we propose a novel generative model, FooGAN" proposes FooGAN and uses the kind,
   and "we propose a novel attention mechanism" credits no one with `attention mechanism`; `we propose glorp
@@ -19,6 +22,7 @@ from kg.graph.knowledge import Knowledge
 from kg.graph.concepts import known_entry
 from kg.types import Mention
 
+MANY_CLAIMS = 3  # proposed by this many papers: proposals need the paper's own coining words
 MARK = "@"  # between a coined name's key and the coining paper's id, in a coinage's concept key
 KIND_BEFORE = re.compile(r"\b(?:a|an|our)\s+(?:[\w-]+\s+){0,3}$", re.I)
 
@@ -49,7 +53,8 @@ def split_coinages(groups: dict[str, list[Mention]], members: dict[str, list[str
     keys: dict[str, list[str]] = {}
     for key, group in groups.items():
         papers = coiners(group, texts) if named(group) and not known_entry(members[key], knowledge) else []
-        if len(papers) < 2:
+        users = len({m.paper_id for m in group}) - len(papers)
+        if len(papers) < 2 or users > len(papers):  # more papers use it than coin it: an established name
             out[key], keys[key] = group, members[key]
             continue
         by_paper: dict[str, list[Mention]] = defaultdict(list)
@@ -67,3 +72,17 @@ def unnamed_kind(mention: Mention, text: str | None) -> bool:
     if text is None or written_as_name(mention):
         return False
     return bool(KIND_BEFORE.search(text[max(0, mention.start - 80):mention.start]))
+
+
+def claimed_widely(groups: dict[str, list[Mention]]) -> set[str]:
+    """Keys of the concepts MANY_CLAIMS or more papers propose."""
+    return {key for key, group in groups.items() if len({m.paper_id for m in group if m.role == "proposed"}) >= MANY_CLAIMS}
+
+
+def credible(mentions: list[Mention], text: str | None, widely: bool) -> list[Mention]:
+    """The proposed mentions of a concept in one paper that can stand: not an unnamed `a novel X`, and for a concept
+    many papers propose, only a name the text coins."""
+    named_here = [m for m in mentions if not unnamed_kind(m, text)]
+    if not widely:
+        return named_here
+    return [m for m in named_here if text is not None and written_as_name(m) and coined_here(text, m.start, m.end)]

@@ -16,6 +16,7 @@ from kg.graph.variants import BLOCKED, KIND_SUFFIX, KINDS
 from kg.quality import patterns, trust
 
 TYPES = ("method", "model", "dataset", "task", "metric")
+SEPARATED = "--"  # in an id: a concept labelled like another one (kg.graph.ids)
 
 
 @dataclass
@@ -108,7 +109,8 @@ def find_duplicates(nodes: list[tuple[str, dict]]) -> list[str]:
         keys = {name_key(data["label"])} | {name_key(a) for a in aliases_of(data) if not acronym_key(a)}
         found |= {tuple(sorted((node, other))) for key in keys for other in owners.get(key, ()) if other != node}
     data_of = dict(nodes)
-    pairs = [(a, b) for a, b in sorted(found) if not distinct_kinds(data_of[a], data_of[b])]
+    pairs = [(a, b) for a, b in sorted(found) if not distinct_kinds(data_of[a], data_of[b])
+             and SEPARATED not in a + b]  # `--` ids: readings and coinages the resolver keeps apart on purpose
     return [f"{a} ({data_of[a]['label']!r}) = {b} ({data_of[b]['label']!r})" for a, b in pairs]
 
 
