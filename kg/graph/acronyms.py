@@ -75,7 +75,8 @@ class Definitions:
 def read_definitions(pairs: Iterable[tuple[str, str, str]], key: Callable[[str], str],
                      display: Callable[[str], str] = str, bound: Iterable[tuple[str, str, str]] = ()) -> Definitions:
     """Index plausible (paper, short, long) definitions, and `bound` ones (written between two mentions, checked
-    already: `bind.spells`) before them. An acronym (`acronym_key`) is read as its
+    already: `bind.spells`), which bind in their paper only (the detector's definition there, if any, wins, and the
+    written long form reads as it). An acronym (`acronym_key`) is read as its
     long form; a longer coined name (DenseNet) stays the concept and its spelled-out form joins it, in the papers
     that define it so (elsewhere `medical question answering` is the task, not MedQA)."""
     local: dict[tuple[str, str], str] = {}
@@ -83,14 +84,10 @@ def read_definitions(pairs: Iterable[tuple[str, str, str]], key: Callable[[str],
     names: dict[str, Counter] = defaultdict(Counter)
     spelled: dict[str, Counter] = defaultdict(Counter)
     coined: dict[tuple[str, str], str] = {}
-    seen: set[tuple[str, str, str]] = set()
-    checked = [(paper, short, long, True) for paper, short, long in sorted(set(bound))]
-    for paper, short, long, spelled_out in checked + [(*p, False) for p in sorted(set(pairs))]:
+    for paper, short, long in sorted(set(pairs)):
         short_key, long_key = key(short), key(long)
-        if not short_key or not long_key or short_key == long_key or not (spelled_out or plausible(short, long)) \
-                or (paper, short_key, long_key) in seen:
+        if not short_key or not long_key or short_key == long_key or not plausible(short, long):
             continue
-        seen.add((paper, short_key, long_key))
         if display(long):
             spelled[long_key][display(long)] += 1
         if not acronym_key(short):
@@ -99,6 +96,17 @@ def read_definitions(pairs: Iterable[tuple[str, str, str]], key: Callable[[str],
         elif (paper, short_key) not in local:
             local[paper, short_key] = long_key
             votes[short_key][long_key] += 1
+    for paper, short, long in sorted(set(bound)):  # binding in their paper only: no votes elsewhere
+        short_key, long_key = key(short), key(long)
+        if not short_key or not long_key or short_key == long_key:
+            continue
+        defined = local.get((paper, short_key)) if acronym_key(short) else None
+        if acronym_key(short) and defined is None:
+            local[paper, short_key] = long_key
+            if display(long):
+                spelled[long_key][display(long)] += 1
+        elif defined != long_key:  # the detector's long form, or a coined name: the written one reads as it here
+            coined.setdefault((paper, long_key), defined or short_key)
     dominant, ambiguous, same = {}, set(), []
 
     def written(long_key: str) -> str:  # a key has no spaces: compare the words papers write

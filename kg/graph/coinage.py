@@ -1,8 +1,8 @@
 """Names several papers coin, and generic kinds papers "propose".
 
 - A name two or more papers each coin in their own words (`we propose TRACE`, `TRACE, a novel ...`, `termed
-  TRACE`: `evidence.coined_here`) names two or more things: each coinage is its own concept (its key is the name's
-  key and the paper, `TRACE@<paper>`), and papers that only use the name stay on the name's own node; unless more
+  TRACE`: `evidence.coined_here`) names two or more things: each coinage is its own concept (the earliest keeps the
+  name's key, the others are `TRACE@<paper>`), and papers that only use the name are one more (`TRACE@`); unless more
   papers use the name than coin it (an established name some papers present as theirs). Names the gazetteer knows
   are one thing whoever claims them (their proposals are checked by `concepts.may_propose`).
 - A name MANY_CLAIMS or more papers propose without being split so is not credibly anyone's: only the papers whose
@@ -47,8 +47,12 @@ def named(group: list[Mention]) -> bool:
 
 
 def split_coinages(groups: dict[str, list[Mention]], members: dict[str, list[str]], texts: dict[str, str],
-                   knowledge: Knowledge) -> tuple[dict[str, list[Mention]], dict[str, list[str]]]:
-    """Groups with each of a name's several coinages apart (`name@paper`), the users left on the name's key."""
+                   knowledge: Knowledge, years: dict[str, int | None] | None = None,
+                   ) -> tuple[dict[str, list[Mention]], dict[str, list[str]]]:
+    """Groups with each of a name's several coinages apart: the earliest (by year, then paper id) keeps the name's
+    key, and with it the id the name had before a second paper coined it; the others are `name@paper`, the papers
+    that only use the name `name@`."""
+    years = years or {}
     out: dict[str, list[Mention]] = {}
     keys: dict[str, list[str]] = {}
     for key, group in groups.items():
@@ -57,11 +61,12 @@ def split_coinages(groups: dict[str, list[Mention]], members: dict[str, list[str
         if len(papers) < 2 or users > len(papers):  # more papers use it than coin it: an established name
             out[key], keys[key] = group, members[key]
             continue
+        first = min(papers, key=lambda p: (years.get(p) or 0, p))
         by_paper: dict[str, list[Mention]] = defaultdict(list)
         for mention in group:
             by_paper[mention.paper_id if mention.paper_id in papers else ""].append(mention)
         for paper, mentions in by_paper.items():
-            split = f"{key}{MARK}{paper}" if paper else key
+            split = key if paper == first else f"{key}{MARK}{paper}"
             out[split], keys[split] = mentions, members[key]
     return out, keys
 

@@ -141,7 +141,7 @@ def resolve(
     groups, members = merge_variants(by_key, resolver)
     groups = {k: g for k, g in groups.items() if k and not set(members[k]) & knowledge.generic
               and not adjectives_only(g, members[k], knowledge)}
-    groups, members = split_coinages(groups, members, corpus.texts, knowledge)
+    groups, members = split_coinages(groups, members, corpus.texts, knowledge, corpus.years)
     entities, entity_of = make_entities(groups, members, resolver, corpus.texts)
     generic = {e.id for e in entities if surface_key(e.label) in knowledge.generic}
     entities = [e for e in entities if e.id not in generic]
