@@ -159,9 +159,12 @@ def test_two_gazetteer_entries_do_not_merge_by_a_kind_word():
     ("We propose glorp tuning, a simple recipe.", "glorp tuning", True),
 ])
 def test_an_unnamed_contribution_is_not_credited_to_the_kind_it_is(text, name, proposed):
-    mention = at("p1", text, name, "model", "proposed")
-    _, links, _ = resolve([mention], papers=[Paper("p1", text)])
-    assert (links[0].role == "proposed") is proposed
+    other = f"Prior work used {name}."
+    mentions = [at("p1", text, name, "model", "proposed"), at("p2", other, name, "model")]
+    _, links, _ = resolve(mentions, papers=[Paper("p1", text), Paper("p2", other)])
+    assert [link.role == "proposed" for link in links if link.paper_id == "p1"] == [proposed]
+    alone = resolve(mentions[:1], papers=[Paper("p1", text)])[1]
+    assert alone[0].role == "proposed"  # a phrase no other paper writes is the paper's own delimited contribution
 
 
 def test_a_name_several_papers_coin_is_one_node_per_coinage_and_users_keep_the_name():

@@ -7,8 +7,8 @@
   are one thing whoever claims them (their proposals are checked by `concepts.may_propose`).
 - A name MANY_CLAIMS or more papers propose without being split so is not credibly anyone's: only the papers whose
   own text coins it keep their proposal (a lower-case phrase: none, it is a kind).
-- A lower-case phrase a paper proposes as `a (novel) X` or `our X` is a kind of thing the paper contributes one
-  of, not its contribution: "we propose a novel generative model, FooGAN" proposes FooGAN and uses the kind,
+- A lower-case phrase a paper proposes as `a (novel) X` or `our X`, and other papers name too, is a kind of thing
+  the paper contributes one of, not its contribution: "we propose a novel generative model, FooGAN" proposes FooGAN and uses the kind,
   and "we propose a novel attention mechanism" credits no one with `attention mechanism`; `we propose glorp
   tuning` (the name itself, no article) still proposes it.
 """
@@ -84,10 +84,16 @@ def claimed_widely(groups: dict[str, list[Mention]]) -> set[str]:
     return {key for key, group in groups.items() if len({m.paper_id for m in group if m.role == "proposed"}) >= MANY_CLAIMS}
 
 
-def credible(mentions: list[Mention], text: str | None, widely: bool) -> list[Mention]:
-    """The proposed mentions of a concept in one paper that can stand: not an unnamed `a novel X`, and for a concept
+def shared(groups: dict[str, list[Mention]]) -> set[str]:
+    """Keys of the concepts two or more papers name (a phrase other papers write is a kind, not one paper's own)."""
+    return {key for key, group in groups.items() if len({m.paper_id for m in group}) >= 2}
+
+
+def credible(mentions: list[Mention], text: str | None, widely: bool, kind: bool = True) -> list[Mention]:
+    """The proposed mentions of a concept in one paper that can stand: not an unnamed `a novel X` when other papers
+    name X too (`kind`; a phrase only this paper writes is its own delimited contribution), and for a concept
     many papers propose, only a name the text coins."""
-    named_here = [m for m in mentions if not unnamed_kind(m, text)]
+    named_here = [m for m in mentions if not (kind and unnamed_kind(m, text))]
     if not widely:
         return named_here
     return [m for m in named_here if text is not None and written_as_name(m) and coined_here(text, m.start, m.end)]

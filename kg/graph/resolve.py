@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Sequence
 from kg.graph.acronyms import Definitions, read_definitions, same_meaning
 from kg.graph.bind import bound_pairs
 from kg.graph.broader import with_broader
-from kg.graph.coinage import MARK, claimed_widely, credible, split_coinages
+from kg.graph.coinage import MARK, claimed_widely, credible, shared, split_coinages
 from kg.graph.concepts import concept_type, defined_votes, known_entry, typed_reading
 from kg.graph.evidence import cleaned
 from kg.text.keys import acronym_key, display_form, match_key, surface_key
@@ -147,10 +147,10 @@ def resolve(
     entities = [e for e in entities if e.id not in generic]
     groups = {k: g for k, g in groups.items() if entity_of[k] not in generic}
     mention_entity = {raw[m]: entity_of[k] for k, group in groups.items() for m in group}
-    check, widely = proposal_check(groups, members, knowledge, corpus), claimed_widely(groups)
+    check, widely, kinds = proposal_check(groups, members, knowledge, corpus), claimed_widely(groups), shared(groups)
 
     def named_check(key: str, paper: str, found: list[Mention]) -> bool:  # an unnamed `a novel X` proposes no X
-        named = credible(found, corpus.texts.get(paper), key in widely)
+        named = credible(found, corpus.texts.get(paper), key in widely, key in kinds)
         return bool(named) and check(key, paper, named)
     links = link_papers(groups, entity_of, original, named_check)
     entities = with_broader(entities, Counter(link.entity_id for link in links))
