@@ -2,7 +2,7 @@
 
 - A name two or more papers each coin in their own words (`we propose TRACE`, `TRACE, a novel ...`, `termed
   TRACE`: `evidence.coined_here`) names two or more things: each coinage is its own concept (the earliest keeps the
-  name's key, the others are `TRACE@<paper>`), and papers that only use the name are one more (`TRACE@`); unless more
+  name's key, the others are `TRACE|<paper>`), and papers that only use the name are one more (`TRACE|`); unless more
   papers use the name than coin it (an established name some papers present as theirs). Names the gazetteer knows
   are one thing whoever claims them (their proposals are checked by `concepts.may_propose`).
 - A name MANY_CLAIMS or more papers propose without being split so is not credibly anyone's: only the papers whose
@@ -23,7 +23,7 @@ from kg.graph.concepts import known_entry
 from kg.types import Mention
 
 MANY_CLAIMS = 3  # proposed by this many papers: proposals need the paper's own coining words
-MARK = "@"  # between a coined name's key and the coining paper's id, in a coinage's concept key
+MARK = "|"  # between a coined name's key and the coining paper's id, in a coinage's concept key (no key has one)
 KIND_BEFORE = re.compile(r"\b(?:a|an|our)\s+(?:[\w-]+\s+){0,3}$", re.I)
 
 
@@ -50,8 +50,8 @@ def split_coinages(groups: dict[str, list[Mention]], members: dict[str, list[str
                    knowledge: Knowledge, years: dict[str, int | None] | None = None,
                    ) -> tuple[dict[str, list[Mention]], dict[str, list[str]]]:
     """Groups with each of a name's several coinages apart: the earliest (by year, then paper id) keeps the name's
-    key, and with it the id the name had before a second paper coined it; the others are `name@paper`, the papers
-    that only use the name `name@`."""
+    key, and with it the id the name had before a second paper coined it; the others are `name|paper`, the papers
+    that only use the name `name|`."""
     years = years or {}
     out: dict[str, list[Mention]] = {}
     keys: dict[str, list[str]] = {}

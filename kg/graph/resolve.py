@@ -39,6 +39,9 @@ class Resolver:
         self.readings: dict[str, Counter] = defaultdict(Counter)  # acronym key -> concept keys -> papers
         for (paper, short), long in sorted(definitions.local.items()):
             self.readings[short][self.reading(short, long, paper)] += 1
+        self.coined_as: dict[str, set[str]] = defaultdict(set)  # long key -> the names papers coin for it
+        for (_, long), name in definitions.coined.items():
+            self.coined_as[long].add(name)
         for short in list(self.readings):
             if short in knowledge.canonical or short in knowledge.names:
                 self.readings[short][self.known(short)] += 1  # the gazetteer's reading
@@ -255,9 +258,11 @@ def make_entities(groups: dict[str, list[Mention]], members: dict[str, list[str]
 def concept_of(entity_type: str, label: str, key: str, members: list[str], resolver: Resolver) -> Concept:
     """What the entity's id derives from: the concept owns its label when the label's key, or the corpus's reading
     of it (an acronym's agreed definition, the gazetteer's name), is a member key, and that key is the concept's;
-    else the concept's first member key (a label borrowed from another reading). A coinage (`name@paper`) never
+    else the concept's first member key (a label borrowed from another reading). A coinage (`name|paper`) never
     owns its label: its key names the coining paper."""
     if MARK in key:
         return Concept(entity_type, label, key, False)
-    owned = [k for k in (surface_key(label), resolver("", label)) if k in members]
+    label_key = surface_key(label)
+    readings = (label_key, resolver("", label), *sorted(resolver.coined_as.get(label_key, ())))
+    owned = [k for k in readings if k in members]  # the last: a long form a paper defines its coined name by
     return Concept(entity_type, label, owned[0] if owned else min(members), bool(owned))
