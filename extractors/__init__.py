@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 PRESETS = {"default": RULES + ("encoder",), "fast": RULES + ("span_model",), "rules": RULES}
 DEFAULT_EXTRACTORS = PRESETS["default"]
 DEFAULT_COMBINER = "rules"  # when no combiner is named (`--extractors rules`, or a list of extractors)
-DEFAULT_RELATORS = ("sentence_cues",)
+DEFAULT_RELATORS = ("sentence_cues",)  # the cue-word relator, for combiners without a trained relation head
+RELATORS = {"encoder": ("encoder_relations",)}  # a combiner's own relators: the relation head over its states
 VERSION = "0.9.0"  # bump when extraction output changes (part of cache keys)
 Folds = tuple[tuple[str, tuple[str, ...]], ...]  # (weights file, ids of the papers it scores) per fold
 
@@ -50,24 +51,39 @@ def expand(names: tuple[str, ...]) -> tuple[tuple[str, ...], str]:
     return chosen, combiner[0] if combiner else DEFAULT_COMBINER
 
 
-def build_extract(names: tuple[str, ...] = DEFAULT_EXTRACTORS, relator_names: tuple[str, ...] = DEFAULT_RELATORS,
+def build_extract(names: tuple[str, ...] = DEFAULT_EXTRACTORS, relator_names: tuple[str, ...] | None = None,
                   weights: str | None = None) -> ExtractFn:
     """The per-paper extraction step: the named extractors, one combiner over all their candidates (`rules`
-    unless one is named; it gets the weights file, None for its default), then the relators over the mentions."""
+    unless one is named; it gets the weights file, None for its default), then the relators over the mentions
+    (default: the combiner's own, RELATORS, else DEFAULT_RELATORS; each gets the same weights)."""
     extractor_names, combiner_name = expand(names)
     chosen = [lookup(extractors, name)() for name in extractor_names]
-    combiner = lookup(combiners, combiner_name)(Path(weights) if weights else None)
-    relating = [lookup(relators, name)() for name in relator_names]
+    path = Path(weights) if weights else None
+    combiner = lookup(combiners, combiner_name)(path)
+    relating = make_relators(relator_names, combiner_name, path)
 
     def extract(doc: Doc, context: DocContext) -> tuple[list[Candidate], list[CandidateRelation]]:
         try:
             candidates = [c for extractor in chosen for c in extractor(doc, context)]
             mentions = combiner(doc, context, candidates)
-            return mentions, sorted({r for relate in relating for r in relate(doc, mentions)})
+            return mentions, sorted({r for relate in relating for r in relate(doc, context, mentions)})
         finally:
             clear(doc)
 
     return extract
+
+
+def make_relators(names: tuple[str, ...] | None, combiner_name: str, weights: Path | None) -> list:
+    """The named relators, else the combiner's own (RELATORS) or, when its weights have no relation head (an encoder
+    folder `kg train --encoder` wrote, before `kg train --relations`), the cue-word relator."""
+    from kg.extractors.encoder.relations import NoRelationHead
+
+    if names:
+        return [lookup(relators, name)(weights) for name in names]
+    try:
+        return [lookup(relators, name)(weights) for name in RELATORS.get(combiner_name, DEFAULT_RELATORS)]
+    except NoRelationHead:
+        return [lookup(relators, name)(weights) for name in DEFAULT_RELATORS]
 
 
 def fold_extract(names: tuple[str, ...], folds: Folds) -> ExtractFn:
@@ -89,7 +105,9 @@ def extract_spec(names: tuple[str, ...] = (), weights: Path | None = None, folds
     from kg.run.engines import ExtractSpec
 
     names = names or DEFAULT_EXTRACTORS
-    lookup(combiners, expand(names)[1])(weights)
+    combiner_name = expand(names)[1]
+    lookup(combiners, combiner_name)(weights)
+    make_relators(None, combiner_name, weights)
     if folds is not None:
         return ExtractSpec(fold_extract, args=(names,), kwargs=(("folds", folds),), version=f"{VERSION}+cv{len(folds)}")
     kwargs = (("weights", str(weights)),) if weights is not None else ()

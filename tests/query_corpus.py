@@ -27,7 +27,8 @@ ENTITIES = {"AlphaNet": "method:alphanet", "BetaModel": "model:betamodel", "Shap
 PROPOSED = {("q1", "AlphaNet"), ("q2", "BetaModel"), ("q3", "NewSet")}
 RELATIONS = [("q1", "AlphaNet", "evaluated_on", "ShapesSet", 1), ("q2", "BetaModel", "evaluated_on", "ShapesSet", 1),
              ("q2", "BetaModel", "evaluated_on", "ColorBank", 0), ("q4", "BetaModel", "evaluated_on", "SS", 0),
-             ("q1", "toy detection", "measured_by", "mAP", 0)]
+             ("q1", "toy detection", "measured_by", "mAP", 0), ("q1", "AlphaNet", "applied_to", "toy detection", 0),
+             ("q2", "BetaModel", "applied_to", "toy detection", 0)]
 
 
 def corpus_graph():
@@ -135,11 +136,18 @@ CASES = [
       ("in", "uses", P + "q1", "Alpha paper", "Paper", 1), ("in", "uses", P + "q2", "Beta paper", "Paper", 1),
       ("in", "uses", P + "q4", "Delta paper", "Paper", 1)]),
     ("entity-neighbourhood", {"entity": [f"<{E}model/betamodel>"]},
-     [("out", "evaluatedOn", E + "dataset/shapes_set", "ShapesSet", "Dataset", 2),
+     [("out", "appliedTo", E + "task/toy_detection", "toy detection", "Task", 1), ("out", "evaluatedOn", E + "dataset/shapes_set", "ShapesSet", "Dataset", 2),
       ("out", "evaluatedOn", E + "dataset/color_bank", "ColorBank", "Dataset", 1),
       ("in", "proposes", P + "q2", "Beta paper", "Paper", 2), ("in", "uses", P + "q4", "Delta paper", "Paper", 1)]),
     ("similar-papers", {"paper": ["beta PAPER"]}, [(P + "q1", "Alpha paper", 3), (P + "q4", "Delta paper", 2),
                                                    (P + "q3", "NewSet paper", 1)]),
+    ("evaluated-on", {"entity": ["betamodel"]}, [(E + "dataset/shapes_set", "ShapesSet", 2),
+                                               (E + "dataset/color_bank", "ColorBank", 1)]),
+    ("evaluated-on", {"entity": ["toy detection"]}, []),
+    ("built-on", {"entity": ["alphanet"]}, []),
+    ("task-methods-datasets", {"task": ["Toy Detection"]},
+     [(E + "method/alphanet", "AlphaNet", 1, "ShapesSet", 1), (E + "model/betamodel", "BetaModel", 1, "ShapesSet", 2),
+      (E + "model/betamodel", "BetaModel", 1, "ColorBank", 1)]),
     ("relation-evidence", {"entity": ["dataset:shapes_set"]},
      [("AlphaNet", "evaluatedOn", "ShapesSet", 1, Q1_S2), ("BetaModel", "evaluatedOn", "ShapesSet", 2, Q4),
       ("BetaModel", "evaluatedOn", "ShapesSet", 2, Q2_S2)]),

@@ -51,3 +51,16 @@ def test_scores_are_probabilities_and_spans_without_pieces_score_none():
     assert probs[3].tolist() == [1.0, 0, 0, 0, 0, 0] and proposed[3] == 0.0
     again, _ = encoder.predict(text, chars, None)
     assert (again == probs).all()  # one thread, same scores
+
+
+def test_a_window_s_states_depend_only_on_its_own_pieces():
+    encoder = load_encoder()
+    sentence = "We train a small network on images and report its accuracy. "
+    text = sentence * 60
+    pieces = encoder.pieces(text)
+    assert len(pieces.windows) >= 3
+    changed = encoder.pieces(text[: -len(sentence)] + "Results on Qux-10 improve BLEU by a wide margin. ")
+    first = np.flatnonzero(pieces.owners()[0] == 0)
+    assert np.array_equal(pieces.ids[first], changed.ids[first]) and pieces.windows[0] == changed.windows[0]
+    before, after = encoder.states(pieces), encoder.states(changed)
+    assert np.array_equal(before[first], after[first])  # the first window never saw the changed last one

@@ -66,8 +66,8 @@ def test_relation_edges_carry_their_evidence_sentence(graph, html):
     ids = [n["id"] for n in data["nodes"]]
     (relation,) = [e for e in data["edges"] if e[2] == "relation"]
     assert (ids[relation[0]], ids[relation[1]], relation[3]) == ("model:zorbnet", "dataset:quux-corpus", "evaluated_on")
-    (evidence,) = graph.edges["model:zorbnet", "dataset:quux-corpus"]["relations"]["evaluated_on"]
-    assert relation[5] == evidence.text and ids[relation[6]] == "paper:p1"
+    evidence = graph.edges["model:zorbnet", "dataset:quux-corpus"]["relations"]["evaluated_on"]
+    assert relation[5] == evidence[0].text and ids[relation[6]] == "paper:p1"
 
 
 def test_abstract_segments_use_code_points_and_highlight_mentions(graph, html):

@@ -8,8 +8,8 @@ import numpy as np
 from spacy.tokens import Doc
 
 from kg.extraction.interface import Candidate, CombineFn, DocContext
-from kg.extraction.doccache import attrs, text as doc_text
-from kg.extractors.encoder.model import Encoder, load_encoder
+from kg.extraction.doccache import attrs, cached, text as doc_text
+from kg.extractors.encoder.model import Encoded, Encoder, load_encoder
 from kg.extractors.model.decoding import decode
 from kg.extractors.model.features import span_features
 from kg.extractors.model.spans import candidate_ranges
@@ -25,6 +25,11 @@ def char_spans(doc: Doc, ranges: list[tuple[int, int]]) -> np.ndarray:
     return np.array([(a.idx[s], a.idx[e - 1] + len(a.text[e - 1])) for s, e in ranges], dtype=np.int64).reshape(-1, 2)
 
 
+def encoded(encoder: Encoder, doc: Doc) -> Encoded:
+    """The Doc text's pieces and encoder states, computed once per Doc (the relation head reads the same pass)."""
+    return cached(doc, f"encoder:{encoder.digest}", lambda d: encoder.encode(doc_text(d)))
+
+
 def predict(encoder: Encoder, doc: Doc, context: DocContext, candidates: list[Candidate]) -> list[Candidate]:
     """The encoder's mentions for one Doc, given the rule extractors' candidates."""
     ranges = candidate_ranges(doc, candidates)
@@ -32,7 +37,7 @@ def predict(encoder: Encoder, doc: Doc, context: DocContext, candidates: list[Ca
         return []
     combined = combine(candidates, doc_text(doc), context.abbreviations)
     features = span_features(doc, ranges, candidates, context.abbreviations, combined, context.recent)
-    probs, proposed = encoder.predict(doc_text(doc), char_spans(doc, ranges), features)
+    probs, proposed = encoder.predict(doc_text(doc), char_spans(doc, ranges), features, encoded(encoder, doc))
     threshold = float(encoder.head.threshold[0 if context.recent else -1])
     return decode(doc, context, ranges, probs, proposed, threshold, NAME)
 

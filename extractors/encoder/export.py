@@ -1,8 +1,6 @@
 """Write a fine-tuned span scorer as run-time weights: int8 ONNX encoder, numpy head, tokenizer, manifest."""
 from __future__ import annotations
 
-import hashlib
-import json
 import shutil
 import tempfile
 from dataclasses import replace
@@ -12,7 +10,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from kg.extractors.encoder.model import FILES, HEAD, LINEAR
+from kg.extractors.encoder.model import FILES, HEAD, LINEAR, RELATIONS, write_manifest  # noqa: F401  (re-exported)
 from kg.extractors.encoder.training import SpanScorer
 from kg.extractors.model.linear import SpanModel
 from kg.extractors.model.weights import save_model, write_arrays
@@ -83,6 +81,8 @@ def write_weights(model: SpanScorer, folder: Path, tokenizer: Path, offsets: np.
         save_model(half(linear), folder / LINEAR)
     elif (folder / LINEAR).exists():
         (folder / LINEAR).unlink()
+    if (folder / RELATIONS).exists():  # trained on the old states: kg train --relations fits it again
+        (folder / RELATIONS).unlink()
     return write_manifest(folder, base_digest)
 
 
@@ -91,12 +91,3 @@ def half(model: SpanModel) -> SpanModel:
     types, roles = model.types, model.roles
     return replace(model, types=replace(types, sparse=types.sparse.astype(np.float16)),
                    roles=replace(roles, sparse=roles.sparse.astype(np.float16)))
-
-
-def write_manifest(folder: Path, base_digest: str) -> Path:
-    """The manifest pinning the sha256 of every weights file in `folder`."""
-    names = FILES + ((LINEAR,) if (folder / LINEAR).exists() else ())
-    digests = {name: hashlib.sha256((folder / name).read_bytes()).hexdigest() for name in names}
-    manifest = {"base": "sentence-transformers/all-MiniLM-L6-v2", "base_sha256": base_digest, "sha256": digests}
-    (folder / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    return folder

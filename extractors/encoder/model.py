@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from kg.errors import UserError
+from kg.extractors.encoder.relation_head import RelationHead, read_head as read_relation_head
 from kg.extractors.encoder.pieces import Pieces, load_tokenizer, pieces_of, span_pieces
 from kg.extractors.model.features import SpanFeatures
 from kg.extractors.model.linear import Linear, SpanModel, sigmoid, softmax
@@ -18,6 +19,8 @@ from kg.extractors.model.weights import load_model
 
 FILES = ("encoder.onnx", "head.npz", "tokenizer.json")  # with manifest.json: every file's sha256
 LINEAR = "linear.npz"  # optional: a linear span model whose probabilities are blended in (weight 1 - blend)
+RELATIONS = "relations.npz"  # optional: the relation head over the same states (kg.extractors.encoder.relations)
+OPTIONAL = (LINEAR, RELATIONS)  # read only when the manifest lists them
 HEAD = ("width", "hidden_w", "hidden_b", "out_w", "out_b", "sparse", "offsets", "threshold", "blend")
 THREADS = 1  # onnxruntime intra-op threads: one per process keeps scores identical across --jobs and Dask
 
@@ -67,29 +70,39 @@ class Encoder:
     head: Head
     digest: str  # of the manifest: names these weights in cache keys
     linear: SpanModel | None = None
+    relations: RelationHead | None = None  # the relation head trained on these states, if the folder has one
 
     def pieces(self, text: str) -> Pieces:
         """The word pieces of a text, in windows."""
         return pieces_of(self.tokenizer, text)
 
     def states(self, pieces: Pieces) -> np.ndarray:
-        """(pieces, d) contextual states, each from the window where the piece is most central."""
+        """(pieces, d) contextual states, each from the window where the piece is most central. Each window is
+        its own run, so a window's states never depend on the other windows (dynamic int8 quantisation scales
+        activations per run) and memory stays bounded by one window however long the abstract."""
         if not len(pieces.ids):
             return np.zeros((0, (self.head.hidden_w.shape[0] - self.head.width.shape[1]) // 3), dtype=np.float32)
         ids, _ = pieces.batch()  # windows are never padded: one window, or several of the same length
-        (out,) = self.session.run(None, {"input_ids": ids})
+        out = np.concatenate([self.session.run(None, {"input_ids": ids[row:row + 1]})[0] for row in range(len(ids))])
         row, pos = pieces.owners()
         return out[row, pos]
 
-    def predict(self, text: str, chars: np.ndarray, features: SpanFeatures | None) -> tuple[np.ndarray, np.ndarray]:
-        """(type probabilities (n, 6), proposed probabilities (n,)) of character spans of `text`."""
+    def encode(self, text: str) -> "Encoded":
+        """The word pieces of a text and their states (one encoder pass per window)."""
         pieces = self.pieces(text)
-        spans = span_pieces(pieces, chars)
+        return Encoded(pieces, self.states(pieces))
+
+    def predict(self, text: str, chars: np.ndarray, features: SpanFeatures | None,
+                encoded: "Encoded | None" = None) -> tuple[np.ndarray, np.ndarray]:
+        """(type probabilities (n, 6), proposed probabilities (n,)) of character spans of `text` (`encoded`: its
+        pieces and states when already computed)."""
+        encoded = encoded or self.encode(text)
+        spans = span_pieces(encoded.pieces, chars)
         probs = np.tile(np.eye(6)[0], (len(spans), 1))
         proposed = np.zeros(len(spans))
         valid = spans[:, 0] >= 0
         if valid.any():
-            z = self.head.scores(self.states(pieces), spans, features)
+            z = self.head.scores(encoded.states, spans, features)
             probs[valid] = softmax(z[valid, :6] + self.head.offsets)
             proposed[valid] = sigmoid(z[valid, 6])
         if self.linear is not None and features is not None:
@@ -97,6 +110,14 @@ class Encoder:
             probs = w * probs + (1 - w) * softmax(self.linear.types.scores(features))
             proposed = w * proposed + (1 - w) * sigmoid(self.linear.roles.scores(features))[:, 0]
         return probs, proposed
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """One text's word pieces and their contextual states: what the span and relation heads read."""
+
+    pieces: Pieces
+    states: np.ndarray  # (pieces, d) float32
 
 
 def default_folder() -> Path:
@@ -114,7 +135,7 @@ def verify(folder: Path) -> str:
                            f"--extractors fast for the linear model)") from None
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise EncoderError(f"{manifest}: not an encoder manifest ({type(error).__name__}: {error})") from None
-    for name in FILES + ((LINEAR,) if LINEAR in recorded else ()):
+    for name in FILES + tuple(name for name in OPTIONAL if name in recorded):
         path = folder / name
         try:
             digest = hashlib.sha256(path.read_bytes()).hexdigest()
@@ -141,6 +162,17 @@ def read_head(path: Path) -> Head:
                 a["threshold"], float(a["blend"].reshape(-1)[0]) if "blend" in a else 1.0)
 
 
+def optional_files(folder: Path) -> tuple[str, ...]:
+    """The optional weights files of a verified folder: those its manifest lists (an unlisted one is an error,
+    never read silently: its content would not be pinned nor part of the cache key)."""
+    recorded = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))["sha256"]
+    for name in OPTIONAL:
+        if (folder / name).exists() and name not in recorded:
+            raise EncoderError(f"{folder / name}: not listed in {folder / 'manifest.json'} (remove it, or rewrite "
+                               f"the manifest with kg train)")
+    return tuple(name for name in OPTIONAL if name in recorded)
+
+
 @lru_cache(maxsize=4)
 def _load(folder: Path, digest: str) -> Encoder:
     try:
@@ -161,8 +193,10 @@ def _load(folder: Path, digest: str) -> Encoder:
         tokenizer = load_tokenizer(str(folder / "tokenizer.json"))
     except Exception as error:  # tokenizers raises a bare Exception for a bad file
         raise EncoderError(f"{folder / 'tokenizer.json'}: not a tokenizer ({error})") from None
-    linear = load_model(folder / LINEAR) if (folder / LINEAR).exists() else None
-    return Encoder(session, tokenizer, read_head(folder / "head.npz"), digest, linear)
+    listed = optional_files(folder)
+    linear = load_model(folder / LINEAR) if LINEAR in listed else None
+    relations = read_relation_head(folder / RELATIONS) if RELATIONS in listed else None
+    return Encoder(session, tokenizer, read_head(folder / "head.npz"), digest, linear, relations)
 
 
 def load_encoder(folder: Path | None = None) -> Encoder:
@@ -170,3 +204,12 @@ def load_encoder(folder: Path | None = None) -> Encoder:
     per content (a rewritten folder is read again)."""
     folder = (folder or default_folder()).resolve()
     return _load(folder, verify(folder))
+
+
+def write_manifest(folder: Path, base_digest: str) -> Path:
+    """The manifest pinning the sha256 of every weights file in `folder`."""
+    names = FILES + tuple(name for name in OPTIONAL if (folder / name).exists())
+    digests = {name: hashlib.sha256((folder / name).read_bytes()).hexdigest() for name in names}
+    manifest = {"base": "sentence-transformers/all-MiniLM-L6-v2", "base_sha256": base_digest, "sha256": digests}
+    (folder / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return folder

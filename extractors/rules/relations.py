@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterator
+from pathlib import Path
+from typing import Iterator
 
 from spacy.tokens import Doc
 
 from kg.extraction.doccache import sentence_at, text as doc_text
-from kg.extraction.interface import Candidate, CandidateRelation
+from kg.extraction.interface import Candidate, CandidateRelation, RelateFn
 from kg.registry import relators
 
 # (source types, target types, relation, cue between or around the pair)
@@ -68,6 +69,6 @@ def relate(doc: Doc, candidates: list[Candidate]) -> list[CandidateRelation]:
 
 
 @relators.register("sentence_cues")
-def make_sentence_cues() -> Callable[[Doc, list[Candidate]], list[CandidateRelation]]:
-    """Factory: the relator above (typed pairs of one sentence with a cue word between them)."""
-    return relate
+def make_sentence_cues(weights: Path | None = None) -> RelateFn:
+    """Factory: the relator above (typed pairs of one sentence with a cue word between them; no weights)."""
+    return lambda doc, context, candidates: relate(doc, candidates)

@@ -11,7 +11,7 @@ from rich.console import Console
 from kg.errors import UsageError
 from kg.cli.help import EXTRACTORS_HELP
 from kg.cli.train import say
-from kg.quality.gold import build_items, gold_papers, read_files
+from kg.quality.gold import build_graph, gold_papers, read_files
 from kg.nlp import DEFAULT_MODEL
 
 if TYPE_CHECKING:  # spaCy and networkx load when the command runs, not when `kg` starts
@@ -23,12 +23,36 @@ out = Console(highlight=False)
 def evaluate_file(gold: Path, records: list[dict], model: str = DEFAULT_MODEL,
                   extractor_names: Optional[tuple[str, ...]] = None, weights: Optional[Path] = None) -> Scores:
     """Build the abstracts of a gold file's `records` with the extractors and score the graph."""
+    return evaluate_graph(gold, records, model, extractor_names, weights)[0]
+
+
+def evaluate_graph(gold: Path, records: list[dict], model: str = DEFAULT_MODEL,
+                   extractor_names: Optional[tuple[str, ...]] = None, weights: Optional[Path] = None):
+    """(entity scores, graph) of a gold file's abstracts built with the extractors."""
     from kg.extractors import extract_spec
-    from kg.quality.evaluate import gold_items, score
+    from kg.quality.evaluate import graph_items, gold_items, score
 
     spec = extract_spec(extractor_names or (), weights)
-    papers = gold_papers(records, gold.name)
-    return score(build_items(papers, model, spec, lambda w: say(f"warning: {w}")), gold_items(records))
+    graph = build_graph(gold_papers(records, gold.name), model, spec, lambda w: say(f"warning: {w}"))
+    return score(graph_items(graph), gold_items(records)), graph
+
+
+def score_relation_file(gold: Path, records: list[dict], graph, relations: Path, model: str,
+                        weights: Optional[Path]) -> dict[str, dict]:
+    """Relation scores of one gold file: end to end (the built graph) and with the gold entities given."""
+    from kg.extractors.encoder.relation_fitting import gold_entity_triples
+    from kg.quality.relation_scores import graph_triples, score_relations
+
+    given, gold_triples = gold_entity_triples({gold: records}, relations, model, weights, say)
+    return {"end to end": score_relations(graph_triples(graph), gold_triples),
+            "gold entities given": score_relations(given, gold_triples)}
+
+
+def print_relations(title: str, scores: dict) -> None:
+    """Relation P/R/F1 per relation type and overall."""
+    out.print(f"relations, {title}")
+    for name, prf in scores.items():
+        out.print(row(f"  {name}", prf))
 
 
 def row(name: str, prf: PRF) -> str:
@@ -74,6 +98,10 @@ def eval_command(
                                 "each on 2 cores; --extractors fast: the span model, seconds): train on K-1 folds of "
                                 "all GOLD files (grouped by paper), build every paper in one graph with the model "
                                 "that did not see it, report each file."),
+    relations: Optional[Path] = typer.Option(None, "--relations", metavar="FILE",
+                                             help="Gold relations of the same abstracts (JSONL, RELATIONS.md): also "
+                                                  "score relations per type, end to end and with the gold entities "
+                                                  "given (the default extractors' relation head)."),
     weights: Optional[Path] = typer.Option(None, "--weights", metavar="PATH",
                                            help="Weights that kg train wrote: an encoder folder (default extractors) "
                                                 "or a span model .npz (--extractors fast); default: the shipped ones."),
@@ -84,17 +112,25 @@ def eval_command(
     names = tuple(n.strip() for n in extractors.split(",") if n.strip()) or None
     if cv == 1:
         raise UsageError("--cv needs at least 2 folds")
+    if cv and relations is not None:
+        raise UsageError("--relations cannot be combined with --cv (kg train --relations prints the "
+                         "cross-validated relation figures)")
     files = read_files(golds)
     predicted = None
     if cv:
         from kg.extractors.validate import cross_validate
 
         predicted = cross_validate(files, cv, model, names, say)
-    results = {}
+    results, relation_results = {}, {}
     for gold, records in files.items():
-        scores = (score(predicted, gold_items(records)) if predicted is not None
-                  else evaluate_file(gold, records, model, names, weights))
+        graph = None
+        if predicted is not None:
+            scores = score(predicted, gold_items(records))
+        else:
+            scores, graph = evaluate_graph(gold, records, model, names, weights)
         results[gold.name] = scores
+        if relations is not None and graph is not None:
+            relation_results[gold.name] = score_relation_file(gold, records, graph, relations, model, weights)
         if diff:
             for paper_diff in scores.diffs:
                 print_diff(paper_diff)
@@ -102,6 +138,11 @@ def eval_command(
             if len(golds) > 1 or cv:
                 out.print(f"[bold]{gold.name}[/]" + (f" ({cv}-fold cross-validation)" if cv else ""))
             print_scores(scores)
+            for title, found in relation_results.get(gold.name, {}).items():
+                print_relations(title, found)
     if as_json:
-        figures = {name: s.to_dict() for name, s in results.items()}
+        figures = {name: {**s.to_dict(), **({"relations": {title: {k: v.to_dict() for k, v in found.items()}
+                                                           for title, found in relation_results[name].items()}}
+                                            if name in relation_results else {})}
+                   for name, s in results.items()}
         print(json.dumps(figures if len(golds) > 1 or cv else figures[golds[0].name], indent=2))

@@ -33,6 +33,17 @@ def train_command(
     epochs: int = typer.Option(3, "--epochs", min=1, metavar="N", help="With --encoder: passes over the gold."),
     hold_out: Optional[str] = typer.Option(None, "--hold-out", metavar="K/N",
                                            help="Leave fold K of N out of training (for an honest held-out score)."),
+    relations: Optional[Path] = typer.Option(None, "--relations", metavar="FILE",
+                                             help="Fit the relation head instead: gold relations (JSONL, see "
+                                                  "RELATIONS.md) of the GOLD abstracts, over the states of the "
+                                                  "encoder in --weights; --out is then an encoder folder."),
+    calibrate: Optional[str] = typer.Option(None, "--calibrate-on", metavar="K/N",
+                                            help="With --relations: choose the thresholds (and report the figures) "
+                                                 "on fold K of N only, the abstracts the encoder never saw (the "
+                                                 "shipped encoder held out 0/5); default: every abstract."),
+    weights: Optional[Path] = typer.Option(None, "--weights", metavar="DIR",
+                                           help="With --relations: the encoder folder whose states the head reads "
+                                                "(default: the shipped one)."),
 ) -> None:
     """Train the span model, or fine-tune the encoder, on gold files (deterministic: the same files give the
     same weights)."""
@@ -42,6 +53,13 @@ def train_command(
 
     started = time.perf_counter()
     files = held_in(read_files(golds), parse_fold(hold_out))
+    if relations is not None:
+        from kg.extractors.encoder.relation_fitting import train_relation_head
+
+        target = train_relation_head(files, relations, model, weights, out, say, parse_fold(calibrate, "--calibrate-on"))
+        say(f"wrote {target} in {time.perf_counter() - started:.0f} s; build with it: kg build PATH --weights "
+            f"{target.parent}")
+        return
     if encoder:
         from kg.extractors.encoder.fine_tune import fine_tune
         from kg.quality.gold import gold_items_of
@@ -56,11 +74,11 @@ def train_command(
         f"build with it: kg build PATH --weights {target}" + ("" if encoder else " --extractors fast"))
 
 
-def parse_fold(text: str | None) -> tuple[int, int] | None:
+def parse_fold(text: str | None, option: str = "--hold-out") -> tuple[int, int] | None:
     """`K/N` as (K, N) with 0 <= K < N (a usage error otherwise)."""
     if text is None:
         return None
     k, _, n = text.partition("/")
     if not (k.isdigit() and n.isdigit() and int(k) < int(n)):
-        raise typer.BadParameter(f"{text!r} is not K/N with 0 <= K < N (e.g. 0/5)", param_hint="--hold-out")
+        raise typer.BadParameter(f"{text!r} is not K/N with 0 <= K < N (e.g. 0/5)", param_hint=option)
     return int(k), int(n)

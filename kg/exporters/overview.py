@@ -1,6 +1,6 @@
 """The Overview tab: corpus figures and inline-SVG charts (no library), every text escaped.
 
-Top entities per type (bars), the share of each year's papers naming the top and the fastest-rising
+Top entities per type (bars), the relations stated by the most papers, the share of each year's papers naming the top and the fastest-rising
 entities (lines, when at least two years are known), links proposed vs used per type, and the
 communities of the map with their names and sizes. Bars carry `data-node` / `data-community` so the
 page script can open them on the map.
@@ -179,6 +179,25 @@ def role_chart(G: nx.DiGraph) -> str:
     return stacked_chart("Paper→entity links: proposed vs used", rows, ["proposed", "used"], "links")
 
 
+RELATION_WORDS = {"evaluated_on": "evaluated on", "applied_to": "used for", "measured_by": "measured by",
+                  "based_on": "built on"}
+
+
+def relation_chart(G: nx.DiGraph, index: dict[Any, int]) -> str:
+    """The relations stated by the most papers (ties by their text), each bar opening its head entity."""
+    found = []
+    for source, target, edge in G.edges(data=True):
+        if edge.get("kind") == "relation":
+            for name, evidence in edge.get("relations", {}).items():
+                text = f"{G.nodes[source].get('label')} {RELATION_WORDS.get(name, name)} {G.nodes[target].get('label')}"
+                found.append((len({e.paper_id for e in evidence}), text, source))
+    found.sort(key=lambda t: (-t[0], t[1]))
+    if not found:
+        return ""
+    rows = [(text, papers, "#8c6ebe", {"node": index[source]}) for papers, text, source in found[:TOP * 2]]
+    return bar_chart("Most supported relations (papers stating each)", rows, label_width=380, width=640)
+
+
 def community_chart(layout: Map) -> str:
     """The named communities of the map and their sizes (entities on the first view)."""
     named = [c for c in layout.communities if c.name]
@@ -213,4 +232,6 @@ def render_overview(G: nx.DiGraph, layout: Map) -> str:
             role_chart(G) + '</div></section>'
             '<section class="block"><h2>Trends</h2><div class="charts">' + trend_charts(G) + '</div></section>'
             '<section class="block"><h2>Top entities per type</h2><div class="charts">' + type_charts(G, index) +
-            '</div></section>')
+            '</div></section>'
+            '<section class="block"><h2>Relations</h2><div class="charts">' + (relation_chart(G, index) or
+            '<p>No relation is stated in these abstracts.</p>') + '</div></section>')

@@ -97,7 +97,8 @@ class Extraction:
 ExtractorFn = Callable[[Doc, DocContext], Iterable[Candidate]]
 CombineFn = Callable[[Doc, DocContext, list[Candidate]], list[Candidate]]
 CombinerFactory = Callable[[Optional[Path]], CombineFn]  # every combiner: factory(weights file or None)
-RelateFn = Callable[[Doc, list[Candidate]], Iterable[CandidateRelation]]
+RelateFn = Callable[[Doc, DocContext, list[Candidate]], Iterable[CandidateRelation]]
+RelatorFactory = Callable[[Optional[Path]], RelateFn]  # every relator: factory(weights file or folder, or None)
 # The whole per-paper extraction step: extractors, one combiner, then the relators.
 ExtractFn = Callable[[Doc, DocContext], tuple[list[Candidate], list[CandidateRelation]]]
 

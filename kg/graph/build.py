@@ -23,7 +23,8 @@ Entity -> entity edge (one per ordered pair, even when several relation types ho
     Relation types: evaluated_on | applied_to | measured_by | based_on.
 Evidence: (paper_id, start, end, text, sentence_start, sentence_end), offsets into the
 original abstract, end exclusive; `abstract[start:end] == text`. For a mention, the span is
-the mention; for a relation, the span is the whole sentence stating it.
+the mention; for a relation, the span is a whole sentence stating it (the sentences of both
+mentions when the abstract states it across two).
 """
 from __future__ import annotations
 
@@ -91,7 +92,8 @@ def to_networkx(
         graph.add_edge(paper_node(link.paper_id), link.entity_id, kind="mention", role=link.role,
                        evidence=evidence, weight=max(len(evidence), 1))
     for relation in sorted(relations, key=lambda r: (r.source, r.target, r.relation)):
-        evidence = tuple(sorted({sentence_evidence(r.source, abstracts) for r in relation.evidence}))
+        evidence = tuple(sorted({sentence_evidence(m, abstracts) for r in relation.evidence
+                                 for m in (r.source, r.target)}))
         if graph.has_edge(relation.source, relation.target):
             graph.edges[relation.source, relation.target]["relations"][relation.relation] = evidence
         else:

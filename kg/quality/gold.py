@@ -118,9 +118,48 @@ def build_items(papers: list[Paper], model: str, spec: ExtractSpec, warn: Callab
                 use_cache: bool = True) -> list:
     """The predicted items of a graph built from `papers` with the extraction `spec` through the one build
     entry point (`warn` gets each warning)."""
-    from kg.io.corpus import Corpus
     from kg.quality.evaluate import graph_items
+
+    return graph_items(build_graph(papers, model, spec, warn, use_cache))
+
+
+def build_graph(papers: list[Paper], model: str, spec: ExtractSpec, warn: Callable[[str], None],
+                use_cache: bool = True):
+    """The graph built from `papers` with the extraction `spec` through the one build entry point."""
+    from kg.io.corpus import Corpus
     from kg.run.build import BuildConfig, BuildHooks, build
 
-    report = build(Corpus(papers), BuildConfig(spec, model=model, use_cache=use_cache), hooks=BuildHooks(warn=warn))
-    return graph_items(report.graph)
+    return build(Corpus(papers), BuildConfig(spec, model=model, use_cache=use_cache), hooks=BuildHooks(warn=warn)).graph
+
+
+def read_relations(path: Path) -> dict[str, list[dict]]:
+    """Gold relations by paper id from a JSONL file of `{"id", "relations": [{"head", "relation", "tail"}]}`
+    (RELATIONS.md); any problem is a UserError naming the file and line."""
+    from kg.types import RELATION_TYPES
+
+    found: dict[str, list[dict]] = {}
+    try:
+        lines = decode(path.read_bytes(), [], path.name).splitlines()
+    except OSError as error:
+        raise UserError(f"{path}: cannot read the relation gold ({error.strerror or error})") from None
+    except NotText as error:
+        raise UserError(f"{path}:1: {error} (expected relation gold JSON Lines)") from None
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = parse_line(line.lstrip("\ufeff")).value
+        except ValueError as error:
+            raise UserError(f"{path}:{number}: malformed JSON ({getattr(error, 'msg', error)})") from None
+        relations = record.get("relations") if isinstance(record, dict) else None
+        if not isinstance(record, dict) or not isinstance(record.get("id"), (str, int)) or not isinstance(relations, list):
+            raise UserError(f"{path}:{number}: expected {{\"id\", \"relations\": [...]}}")
+        for index, relation in enumerate(relations):
+            if not (isinstance(relation, dict) and isinstance(relation.get("head"), str)
+                    and isinstance(relation.get("tail"), str) and relation.get("relation") in RELATION_TYPES):
+                raise UserError(f"{path}:{number}: relations[{index}] needs 'head' and 'tail' strings and a "
+                                f"'relation' of {', '.join(RELATION_TYPES)}")
+        found[str(record["id"])] = relations
+    if not found:
+        raise UserError(f"{path}: no relation records (the file is empty)")
+    return found

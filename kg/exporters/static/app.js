@@ -277,6 +277,11 @@
     return span;
   }
 
+  // [relation, this entity is its head, heading]: the Relations of an entity panel, in reading order
+  var RELATION_GROUPS = [["evaluated_on", true, "Evaluated on"], ["applied_to", true, "Used for"],
+    ["measured_by", true, "Measured by"], ["based_on", true, "Built on"], ["evaluated_on", false, "Evaluated on it"],
+    ["applied_to", false, "Applied to it"], ["measured_by", false, "Measures"], ["based_on", false, "Built on it"]];
+
   function list(title, items, render, parent) {
     if (!items.length) return;
     parent.appendChild(el("h3", title + " (" + fmt(items.length) + ")"));
@@ -413,17 +418,21 @@
       return span;
     }, box);
     var related = adjacency[i].filter(function (e) { return edges[e][2] === "relation"; });
-    list("Relations", related, function (e) {
-      var edge = edges[e], other = edge[0] === i ? edge[1] : edge[0], name = edge[3].replace(/_/g, " ");
-      var span = el("span", edge[0] === i ? name + " → " : "← " + name + " ");
-      span.appendChild(link(other));
-      if (edge[5]) {
-        var quote = el("blockquote", edge[5], "evidence");
-        if (edge[6] >= 0) { quote.appendChild(document.createTextNode(" — ")); quote.appendChild(link(edge[6])); }
-        span.appendChild(quote);
-      }
-      return span;
-    }, box);
+    RELATION_GROUPS.forEach(function (group) {  // read in the relation's direction, most supported first
+      var found = related.filter(function (e) { return edges[e][3] === group[0] && (edges[e][0] === i) === group[1]; })
+        .sort(function (a, b) { return edges[b][4] - edges[a][4] || a - b; });
+      list(group[2], found, function (e) {
+        var edge = edges[e], other = edge[0] === i ? edge[1] : edge[0];
+        var span = el("span"); span.appendChild(link(other));
+        span.appendChild(document.createTextNode(" — " + plural(edge[4], "paper")));
+        if (edge[5]) {
+          var quote = el("blockquote", edge[5], "evidence");
+          if (edge[6] >= 0) { quote.appendChild(document.createTextNode(" — ")); quote.appendChild(link(edge[6])); }
+          span.appendChild(quote);
+        }
+        return span;
+      }, box);
+    });
   }
 
   function communityPanel(g) {

@@ -1,0 +1,229 @@
+"""Concept pairs of one abstract and their features for the relation head (pure: text, spans, encoder states).
+
+A paper's mentions are grouped into concepts (one matching key, an acronym joined to the long form the abstract
+defines for it); every ordered pair of concepts whose types fit a relation's head and tail types is one example.
+The types decide which relation a pair could have, so the head only says whether the abstract states it."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from kg.extractors.encoder.pieces import Pieces, span_pieces
+from kg.text.keys import match_key
+
+# relation -> (head types, tail types), as the relation guidelines define them; no two relations share a pair
+SIGNATURES = {
+    "evaluated_on": (("method", "model"), ("dataset",)),
+    "applied_to": (("method", "model"), ("task",)),
+    "measured_by": (("method", "model", "task", "dataset"), ("metric",)),
+    "based_on": (("method", "model"), ("method", "model")),
+}
+RELATIONS = tuple(SIGNATURES)
+TYPES = ("method", "model", "dataset", "task", "metric")
+CUES = tuple(re.compile(p, re.I) for p in (
+    r"\b(?:on|across|over)\b", r"\b(?:evaluat|benchmark|experiment|test)\w*", r"\b(?:for|to|towards)\b",
+    r"\b(?:address|tackl|solv|handl)\w*", r"\bin terms of\b|\bmeasur\w*|\bmetric\w*|\bscor\w*",
+    r"\b(?:achiev|report|attain|reach|obtain)\w*", r"\b(?:based on|built (?:up)?on|build\w* on|extend\w*|"
+    r"fine-tun\w*|distill?\w*|backbone|relies on|leverag\w*)", r"\b(?:using|uses|use|with|via|by)\b",
+    r"\b(?:outperform\w*|surpass\w*|beat\w*|compar\w*|than|baseline\w*|vs\.?|versus)\b", r"\b(?:improv\w*|boost\w*)",
+    r"\b(?:train\w*|pretrain\w*|pre-train\w*)", r"\b(?:we|our)\b", r"[,;]|\band\b", r"\(|\)",
+))
+PROPOSAL = re.compile(r"\b(?:we|this paper|this work)\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design)\w*",
+                      re.I)
+SPARSE = 5 + 5 + 4 + 4 + 4 + 2 + 2 + 2 + 3 + 2 + 3 + len(CUES) + len(CUES) + 3 + 4 + 3 + 2 + 3 + 1 + 1  # see sparse_features
+
+
+@dataclass(frozen=True)
+class Span:
+    """One mention of the paper: character offsets into the encoded text, its type, role and name."""
+
+    start: int
+    end: int
+    type: str
+    role: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Concept:
+    """A paper's mentions of one concept: indices into the span list, its type and whether it is proposed."""
+
+    key: str
+    members: tuple[int, ...]
+    type: str
+    proposed: bool
+
+
+@dataclass(frozen=True)
+class Pair:
+    """An ordered concept pair that may hold `relation`, and its closest mention pair (the evidence)."""
+
+    head: int  # concept indices
+    tail: int
+    relation: str
+    head_span: int  # span indices of the closest mentions
+    tail_span: int
+
+
+def concepts_of(spans: list[Span], abbreviations: tuple[tuple[str, str], ...] = ()) -> list[Concept]:
+    """Spans grouped by matching key, an acronym with its defined long form; the type of the first mention."""
+    alias = {}
+    for short, long in abbreviations:
+        alias[match_key(long)] = match_key(short)
+    groups: dict[str, list[int]] = {}
+    for index, span in enumerate(spans):
+        key = match_key(span.name) or span.name.lower()
+        groups.setdefault(alias.get(key, key), []).append(index)
+    found = []
+    for key, members in groups.items():
+        types = [spans[i].type for i in members]
+        found.append(Concept(key, tuple(members), max(TYPES, key=lambda t: (types.count(t), -types.index(t)
+                                                                            if t in types else -99)),
+                             any(spans[i].role == "proposed" for i in members)))
+    return sorted(found, key=lambda c: (spans[c.members[0]].start, c.key))
+
+
+def relation_of(head_type: str, tail_type: str) -> str | None:
+    """The relation whose signature fits an ordered pair of types, if any."""
+    for relation, (heads, tails) in SIGNATURES.items():
+        if head_type in heads and tail_type in tails:
+            return relation
+    return None
+
+
+def sentence_index(sentences: list[tuple[int, int]], char: int) -> int:
+    """The index of the sentence holding a character offset (the last one starting at or before it)."""
+    starts = np.array([s for s, _ in sentences] or [0])
+    return max(int(np.searchsorted(starts, char, side="right")) - 1, 0)
+
+
+def pairs_of(spans: list[Span], concepts: list[Concept], sentences: list[tuple[int, int]]) -> list[Pair]:
+    """Every ordered pair of distinct concepts whose types fit a relation, with its closest mentions."""
+    sent = [sentence_index(sentences, s.start) for s in spans]
+    found = []
+    for h, head in enumerate(concepts):
+        for t, tail in enumerate(concepts):
+            relation = relation_of(head.type, tail.type) if h != t else None
+            if relation is None:
+                continue
+            a, b = min(((i, j) for i in head.members for j in tail.members),
+                       key=lambda ij: (abs(sent[ij[0]] - sent[ij[1]]), gap(spans[ij[0]], spans[ij[1]]), ij))
+            found.append(Pair(h, t, relation, a, b))
+    return found
+
+
+def gap(a: Span, b: Span) -> int:
+    """Characters between two spans (0 when they touch or overlap)."""
+    return max(b.start - a.end, a.start - b.end, 0)
+
+
+def bucket(value: float, edges: tuple[float, ...]) -> np.ndarray:
+    """One-hot of the interval of `edges` holding value (len(edges) + 1 slots)."""
+    out = np.zeros(len(edges) + 1, dtype=np.float32)
+    out[int(np.searchsorted(np.array(edges), value, side="right"))] = 1.0
+    return out
+
+
+def named(name: str) -> bool:
+    """Whether a surface form looks like a name (a capital or digit after its first letter, or all capitals)."""
+    return any(c.isupper() or c.isdigit() for c in name[1:]) or name.isupper()
+
+
+def sparse_features(text: str, spans: list[Span], concepts: list[Concept], pair: Pair,
+                    sentences: list[tuple[int, int]], first_proposed: int) -> np.ndarray:
+    """Types, roles, distances, mention counts, cue words, names and positions of one pair (SPARSE values)."""
+    head, tail = concepts[pair.head], concepts[pair.tail]
+    a, b = spans[pair.head_span], spans[pair.tail_span]
+    sa, sb = sentence_index(sentences, a.start), sentence_index(sentences, b.start)
+    lo, hi = (a, b) if a.start <= b.start else (b, a)
+    between = text[lo.end:hi.start] if sa == sb else ""
+    sentence_b = text[sentences[sb][0]:sentences[sb][1]] if sentences else ""
+    shared = sum(1 for i in head.members for j in tail.members
+                 if sentence_index(sentences, spans[i].start) == sentence_index(sentences, spans[j].start))
+    parts = [
+        np.eye(5, dtype=np.float32)[TYPES.index(head.type)], np.eye(5, dtype=np.float32)[TYPES.index(tail.type)],
+        np.eye(4, dtype=np.float32)[RELATIONS.index(pair.relation)],
+        bucket(abs(sa - sb), (1, 2, 3)), bucket(gap(a, b), (20, 60, 150)),
+        np.array([head.proposed, tail.proposed], dtype=np.float32),
+        np.array([pair.head == first_proposed, a.start <= b.start], dtype=np.float32),
+        np.array([np.log1p(len(head.members)), np.log1p(len(tail.members))], dtype=np.float32),
+        bucket(shared, (1, 2)), np.array([sa == 0, sb == 0], dtype=np.float32),
+        bucket(sum(c.type == tail.type for c in concepts), (2, 4)),
+        np.array([bool(c.search(between)) for c in CUES], dtype=np.float32),
+        np.array([bool(c.search(sentence_b)) for c in CUES], dtype=np.float32),
+        bucket(rank_of(concepts, pair.head), (1, 2)), named_pair(a, b),
+        bucket(sb / max(len(sentences), 1), (0.34, 0.67)),
+        np.array([bool(PROPOSAL.search(text[sentences[sa][0]:sentences[sa][1]] if sentences else "")),
+                  intervening(spans, concepts, pair, head.type)], dtype=np.float32),
+        bucket(sum(c.proposed for c in concepts), (1, 2)), np.array([len(head.members) > len(tail.members)],
+                                                                    dtype=np.float32),
+        np.array([1.0], dtype=np.float32),
+    ]
+    return np.concatenate(parts)
+
+
+def rank_of(concepts: list[Concept], index: int) -> int:
+    """0 for the most mentioned concept of its type group (method/model count as one), 1 for the next, …"""
+    group = ("method", "model") if concepts[index].type in ("method", "model") else (concepts[index].type,)
+    counts = sorted((-len(c.members), i) for i, c in enumerate(concepts) if c.type in group)
+    return [i for _, i in counts].index(index)
+
+
+def named_pair(a: Span, b: Span) -> np.ndarray:
+    """Whether head and tail look like names, as four one-hot values (both, head only, tail only, neither)."""
+    out = np.zeros(4, dtype=np.float32)
+    out[2 * (not named(a.name)) + (not named(b.name))] = 1.0
+    return out
+
+
+def intervening(spans: list[Span], concepts: list[Concept], pair: Pair, kind: str) -> bool:
+    """Whether a mention of another concept of the head's type stands between the closest mentions."""
+    a, b = spans[pair.head_span], spans[pair.tail_span]
+    lo, hi = min(a.end, b.end), max(a.start, b.start)
+    return any(lo <= spans[i].start < hi for k, c in enumerate(concepts) if c.type == kind and k != pair.head
+               for i in c.members)
+
+
+def span_vectors(pieces: Pieces, states: np.ndarray, spans: list[Span]) -> np.ndarray:
+    """(spans, d) mean state of each span's pieces (zeros for a span no piece covers)."""
+    vectors = np.zeros((len(spans), states.shape[1]), dtype=np.float32)
+    if not spans or not len(states):
+        return vectors
+    ranges = span_pieces(pieces, np.array([(s.start, s.end) for s in spans]))
+    total = np.concatenate([np.zeros((1, states.shape[1]), np.float32), np.cumsum(states, axis=0, dtype=np.float32)])
+    for i, (first, last) in enumerate(ranges):
+        if first >= 0:
+            vectors[i] = (total[last + 1] - total[first]) / (last - first + 1)
+    return vectors
+
+
+def between_vector(pieces: Pieces, states: np.ndarray, a: Span, b: Span, same_sentence: bool) -> np.ndarray:
+    """The mean state of the pieces between two spans of one sentence (zeros otherwise or when none)."""
+    if not same_sentence or not len(states):
+        return np.zeros(states.shape[1], dtype=np.float32)
+    lo, hi = (a, b) if a.start <= b.start else (b, a)
+    inside = (pieces.offsets[:, 0] >= lo.end) & (pieces.offsets[:, 1] <= hi.start)
+    return states[inside].mean(axis=0) if inside.any() else np.zeros(states.shape[1], dtype=np.float32)
+
+
+def pair_features(text: str, spans: list[Span], concepts: list[Concept], pairs: list[Pair],
+                  sentences: list[tuple[int, int]], pieces: Pieces, states: np.ndarray) -> np.ndarray:
+    """(pairs, 4d + SPARSE) features: head and tail concept states, their product, the words between the
+    closest mentions, and the sparse pair features."""
+    d = states.shape[1] if states.ndim == 2 else 0
+    if not pairs:
+        return np.zeros((0, 4 * d + SPARSE), dtype=np.float32)
+    vectors = span_vectors(pieces, states, spans)
+    concept_vectors = np.stack([vectors[list(c.members)].mean(axis=0) for c in concepts])
+    proposed = [i for i, c in enumerate(concepts) if c.proposed]
+    first_proposed = proposed[0] if proposed else -1
+    rows = []
+    for pair in pairs:
+        a, b = spans[pair.head_span], spans[pair.tail_span]
+        same = sentence_index(sentences, a.start) == sentence_index(sentences, b.start)
+        h, t = concept_vectors[pair.head], concept_vectors[pair.tail]
+        rows.append(np.concatenate([h, t, h * t, between_vector(pieces, states, a, b, same),
+                                    sparse_features(text, spans, concepts, pair, sentences, first_proposed)]))
+    return np.stack(rows).astype(np.float32)
