@@ -93,3 +93,14 @@ def test_relations_match_by_any_gold_name_and_in_their_direction():
     assert right["all"].tp == 2 and right["all"].precision == 1.0
     reversed_ = score_relations({"p": [(blip, "based_on", zorb), (zorb, "applied_to", qux)]}, gold)
     assert reversed_["all"].tp == 0 and reversed_["all"].predicted == 2 and reversed_["all"].gold == 2
+
+
+def test_an_abstract_with_very_many_concepts_pairs_a_bounded_number():
+    from kg.extractors.encoder.pairs import MAX_CONCEPTS
+
+    spans = [Span(i * 10, i * 10 + 5, "model" if i % 2 else "dataset", "used", f"Name{i}") for i in range(500)]
+    concepts = concepts_of(spans)
+    assert len(concepts) == 500
+    pairs = pairs_of(spans, concepts, [(0, 5000)])
+    assert 0 < len(pairs) <= MAX_CONCEPTS ** 2
+    assert max(max(p.head, p.tail) for p in pairs) < MAX_CONCEPTS

@@ -6,7 +6,10 @@ The types decide which relation a pair could have, so the head only says whether
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -21,6 +24,8 @@ SIGNATURES = {
     "based_on": (("method", "model"), ("method", "model")),
 }
 RELATIONS = tuple(SIGNATURES)
+MAX_CONCEPTS = 80  # concepts of one abstract that pair (gold abstracts have about 15; 80 = 6,400 pairs at most)
+MAX_MENTIONS = 20  # mentions of a concept read for its closest pair (the first ones)
 TYPES = ("method", "model", "dataset", "task", "metric")
 CUES = tuple(re.compile(p, re.I) for p in (
     r"\b(?:on|across|over)\b", r"\b(?:evaluat|benchmark|experiment|test)\w*", r"\b(?:for|to|towards)\b",
@@ -93,22 +98,25 @@ def relation_of(head_type: str, tail_type: str) -> str | None:
     return None
 
 
-def sentence_index(sentences: list[tuple[int, int]], char: int) -> int:
-    """The index of the sentence holding a character offset (the last one starting at or before it)."""
+def sentence_indices(sentences: list[tuple[int, int]], spans: list[Span]) -> list[int]:
+    """The index of the sentence holding each span's start (the last sentence starting at or before it)."""
     starts = np.array([s for s, _ in sentences] or [0])
-    return max(int(np.searchsorted(starts, char, side="right")) - 1, 0)
+    found = np.searchsorted(starts, np.array([s.start for s in spans], dtype=np.int64), side="right") - 1
+    return np.maximum(found, 0).tolist()
 
 
 def pairs_of(spans: list[Span], concepts: list[Concept], sentences: list[tuple[int, int]]) -> list[Pair]:
-    """Every ordered pair of distinct concepts whose types fit a relation, with its closest mentions."""
-    sent = [sentence_index(sentences, s.start) for s in spans]
+    """Every ordered pair of distinct concepts whose types fit a relation, with its closest mentions; only the
+    first MAX_CONCEPTS concepts (by first mention) pair, so an abnormally long text costs a bounded amount."""
+    sent = sentence_indices(sentences, spans)
     found = []
+    concepts = concepts[:MAX_CONCEPTS]
     for h, head in enumerate(concepts):
         for t, tail in enumerate(concepts):
             relation = relation_of(head.type, tail.type) if h != t else None
             if relation is None:
                 continue
-            a, b = min(((i, j) for i in head.members for j in tail.members),
+            a, b = min(((i, j) for i in head.members[:MAX_MENTIONS] for j in tail.members[:MAX_MENTIONS]),
                        key=lambda ij: (abs(sent[ij[0]] - sent[ij[1]]), gap(spans[ij[0]], spans[ij[1]]), ij))
             found.append(Pair(h, t, relation, a, b))
     return found
@@ -126,22 +134,29 @@ def bucket(value: float, edges: tuple[float, ...]) -> np.ndarray:
     return out
 
 
+@lru_cache(maxsize=256)
+def sentence_cues(sentence: str) -> np.ndarray:
+    """Which cue patterns a sentence holds (read once per sentence, however many pairs end in it)."""
+    return np.array([bool(c.search(sentence)) for c in CUES], dtype=np.float32)
+
+
 def named(name: str) -> bool:
     """Whether a surface form looks like a name (a capital or digit after its first letter, or all capitals)."""
     return any(c.isupper() or c.isdigit() for c in name[1:]) or name.isupper()
 
 
 def sparse_features(text: str, spans: list[Span], concepts: list[Concept], pair: Pair,
-                    sentences: list[tuple[int, int]], first_proposed: int) -> np.ndarray:
+                    sentences: list[tuple[int, int]], first_proposed: int, sent: list[int],
+                    starts: dict[str, list[int]]) -> np.ndarray:
     """Types, roles, distances, mention counts, cue words, names and positions of one pair (SPARSE values)."""
     head, tail = concepts[pair.head], concepts[pair.tail]
     a, b = spans[pair.head_span], spans[pair.tail_span]
-    sa, sb = sentence_index(sentences, a.start), sentence_index(sentences, b.start)
+    sa, sb = sent[pair.head_span], sent[pair.tail_span]
     lo, hi = (a, b) if a.start <= b.start else (b, a)
     between = text[lo.end:hi.start] if sa == sb else ""
-    sentence_b = text[sentences[sb][0]:sentences[sb][1]] if sentences else ""
-    shared = sum(1 for i in head.members for j in tail.members
-                 if sentence_index(sentences, spans[i].start) == sentence_index(sentences, spans[j].start))
+    sentence_b = text[sentences[sb][0]:sentences[sb][1]] if sentences else ""  # cues read once per sentence
+    tail_sentences = Counter(sent[j] for j in tail.members)
+    shared = sum(tail_sentences[sent[i]] for i in head.members)  # mention pairs sharing a sentence
     parts = [
         np.eye(5, dtype=np.float32)[TYPES.index(head.type)], np.eye(5, dtype=np.float32)[TYPES.index(tail.type)],
         np.eye(4, dtype=np.float32)[RELATIONS.index(pair.relation)],
@@ -152,11 +167,11 @@ def sparse_features(text: str, spans: list[Span], concepts: list[Concept], pair:
         bucket(shared, (1, 2)), np.array([sa == 0, sb == 0], dtype=np.float32),
         bucket(sum(c.type == tail.type for c in concepts), (2, 4)),
         np.array([bool(c.search(between)) for c in CUES], dtype=np.float32),
-        np.array([bool(c.search(sentence_b)) for c in CUES], dtype=np.float32),
+        sentence_cues(sentence_b),
         bucket(rank_of(concepts, pair.head), (1, 2)), named_pair(a, b),
         bucket(sb / max(len(sentences), 1), (0.34, 0.67)),
         np.array([bool(PROPOSAL.search(text[sentences[sa][0]:sentences[sa][1]] if sentences else "")),
-                  intervening(spans, concepts, pair, head.type)], dtype=np.float32),
+                  intervening(spans, concepts, pair, starts[head.type])], dtype=np.float32),
         bucket(sum(c.proposed for c in concepts), (1, 2)), np.array([len(head.members) > len(tail.members)],
                                                                     dtype=np.float32),
         np.array([1.0], dtype=np.float32),
@@ -178,12 +193,19 @@ def named_pair(a: Span, b: Span) -> np.ndarray:
     return out
 
 
-def intervening(spans: list[Span], concepts: list[Concept], pair: Pair, kind: str) -> bool:
-    """Whether a mention of another concept of the head's type stands between the closest mentions."""
+def intervening(spans: list[Span], concepts: list[Concept], pair: Pair, starts: list[int]) -> bool:
+    """Whether a mention of another concept of the head's type (`starts`: sorted starts of that type's mentions)
+    stands between the closest mentions."""
     a, b = spans[pair.head_span], spans[pair.tail_span]
     lo, hi = min(a.end, b.end), max(a.start, b.start)
-    return any(lo <= spans[i].start < hi for k, c in enumerate(concepts) if c.type == kind and k != pair.head
-               for i in c.members)
+    own = sorted(spans[i].start for i in concepts[pair.head].members)
+    inside = bisect_left(starts, hi) - bisect_left(starts, lo)
+    return inside > bisect_left(own, hi) - bisect_left(own, lo)
+
+
+def type_starts(spans: list[Span], concepts: list[Concept], kind: str) -> list[int]:
+    """The sorted starts of every mention of the concepts of one type."""
+    return sorted(spans[i].start for c in concepts if c.type == kind for i in c.members)
 
 
 def span_vectors(pieces: Pieces, states: np.ndarray, spans: list[Span]) -> np.ndarray:
@@ -217,13 +239,16 @@ def pair_features(text: str, spans: list[Span], concepts: list[Concept], pairs: 
         return np.zeros((0, 4 * d + SPARSE), dtype=np.float32)
     vectors = span_vectors(pieces, states, spans)
     concept_vectors = np.stack([vectors[list(c.members)].mean(axis=0) for c in concepts])
+    sent = sentence_indices(sentences, spans)
+    starts = {kind: type_starts(spans, concepts, kind) for kind in TYPES}
     proposed = [i for i, c in enumerate(concepts) if c.proposed]
     first_proposed = proposed[0] if proposed else -1
     rows = []
     for pair in pairs:
         a, b = spans[pair.head_span], spans[pair.tail_span]
-        same = sentence_index(sentences, a.start) == sentence_index(sentences, b.start)
+        same = sent[pair.head_span] == sent[pair.tail_span]
         h, t = concept_vectors[pair.head], concept_vectors[pair.tail]
         rows.append(np.concatenate([h, t, h * t, between_vector(pieces, states, a, b, same),
-                                    sparse_features(text, spans, concepts, pair, sentences, first_proposed)]))
+                                    sparse_features(text, spans, concepts, pair, sentences, first_proposed, sent,
+                                                    starts)]))
     return np.stack(rows).astype(np.float32)
