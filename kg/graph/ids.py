@@ -12,7 +12,9 @@ no entity whose concept (its type, label and the key its label reads as) did not
   then by key, whatever the papers;
 - any other concept (one that borrows its label: `DP` labelling a Dirichlet process that most papers' `DP` is
   not, or a second coinage of a name) gets `--` and six hex digits of its own concept key's SHA-1 after the
-  slug (`model:bert--3f2a9c`); a slug never contains `--`, so no label can take such an id.
+  slug (`model:bert--3f2a9c`); a slug never contains `--`, so no label can take such an id. Only when no owner
+  has the slug does the first such concept (by the same key order) take it bare: a concept whose label's reading
+  moved elsewhere as the corpus grew (an acronym the new papers define) keeps its id.
 """
 from __future__ import annotations
 
@@ -66,6 +68,11 @@ def entity_ids(concepts: Iterable[Concept]) -> list[str]:
         if concept.owns_label:
             owners.setdefault(base, []).append(index)
     bare = {min(indexes, key=lambda i: key_rank(concepts[i].key)) for indexes in owners.values()}
+    others: dict[str, list[int]] = {}
+    for index, base in enumerate(bases):
+        if base not in owners:
+            others.setdefault(base, []).append(index)
+    bare |= {min(indexes, key=lambda i: key_rank(concepts[i].key)) for indexes in others.values()}
     ids = [base if i in bare else f"{base}{SUFFIX}{digest(c.key)}" for i, (c, base) in enumerate(zip(concepts, bases))]
     if len(set(ids)) != len(ids):
         raise ValueError("two concepts share a key: ids would not be unique")
