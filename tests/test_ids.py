@@ -87,3 +87,10 @@ def test_entities_of_a_corpus_keep_their_ids_when_it_grows() -> None:
     assert len(unchanged) >= len(small) // 2 and len(small) >= 20
     assert {node: grown.get(node) for node in unchanged} == unchanged
     assert {small["model:zorbnet"][1], small["model:ω-zorbnet"][1]} == {"ZorbNet", "Ω-ZorbNet"}
+
+
+@pytest.mark.parametrize("order", [(0, 1), (1, 0)])
+def test_of_owners_that_slug_alike_the_gazetteer_known_key_takes_the_bare_slug(order):
+    concepts = [Concept("metric", "MZoU", "MZOU", True, standing=2), Concept("metric", "mZoU", "mZOU", True, standing=0)]
+    ids = dict(zip(order, entity_ids([concepts[i] for i in order])))
+    assert ids[1] == "metric:mzou" and ids[0].startswith("metric:mzou--")

@@ -404,3 +404,21 @@ def test_a_bracket_that_does_not_spell_the_name_out_binds_nothing(abstract, firs
     mentions = [Mention("p1", abstract.index(t), abstract.index(t) + len(t), t, "model", name=t) for t in (first, second)]
     entities, _, _ = resolve(mentions, papers=[Paper("p1", abstract)])
     assert len(entities) == 2
+
+
+@pytest.mark.parametrize(("forms", "nodes"), [
+    (("Zorb-Entropy", "Zorb-Entropy Games"), 2),  # a data word joins only a dataset: a method's name + games is not it
+    (("domain zorbing adaptation", "domain zorbing fine-tuning"), 2),  # adaptation is no fine-tuning
+    (("domain zorbing algorithm", "domain zorbing method"), 1),
+])
+def test_a_kind_word_joins_only_a_name_of_its_kind(forms, nodes):
+    entities, _, _ = resolve([mention("p1", forms[0], "method"), mention("p2", forms[0], "method"),
+                              mention("p3", forms[1], "method")])
+    assert len(entities) == nodes
+
+
+def test_a_leading_modifier_is_not_the_one_word_more_of_an_expansion():
+    from kg.graph.acronyms import same_meaning
+
+    assert not same_meaning("zorb vision-language model", "vision-language model")
+    assert same_meaning("area under ROC", "area under the ROC curve")

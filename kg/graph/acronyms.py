@@ -41,13 +41,13 @@ def plausible(short: str, long: str) -> bool:
 
 def same_meaning(a: str, b: str) -> bool:
     """Two expansions of one short form read alike: their words pair up sharing their first three letters,
-    one word more allowed (convolution(al) neural net(work), area under the ROC (curve)); not
-    semi-/self-supervised learning."""
+    one word more allowed but not in front (convolution(al) neural net(work), area under the ROC (curve); a leading
+    modifier narrows: video vision-language model is no vision-language model); not semi-/self-supervised learning."""
     short, long = sorted((content_words(a), content_words(b)), key=len)
     if len(long) - len(short) > 1:
         return False
-    if len(long) > len(short):  # one word more: area under (the) ROC (curve)
-        return any(all(map(same_word, short, long[:i] + long[i + 1:])) for i in range(len(long)))
+    if len(long) > len(short):  # one word more, not a first one: area under (the) ROC (curve); not (video) VLM
+        return any(all(map(same_word, short, long[:i] + long[i + 1:])) for i in range(1, len(long)))
     return all(map(same_word, short, long))
 
 

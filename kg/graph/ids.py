@@ -8,8 +8,9 @@ no entity whose concept (its type, label and the key its label reads as) did not
 - the concept that *owns* its label keeps the bare slug: the label, read as the corpus reads it without a
   paper (its key, through the corpus's agreed acronym definition and the gazetteer), is one of the concept's
   member keys. Keys are partitioned among concepts, so at most one concept owns a given key; when different
-  keys slug alike (`BERT` and `bert`), an all-capital acronym key goes first, then a plain key, then any other,
-  then by key, whatever the papers;
+  keys slug alike (`mIoU` and `MIoU`, `BERT` and `bert`), a key the gazetteer knows goes first, then one the label
+  itself keys to (before a reading or a coined name's long form), then an all-capital acronym key, a plain key,
+  any other, then by key, whatever the papers;
 - any other concept (one that borrows its label: `DP` labelling a Dirichlet process that most papers' `DP` is
   not, or a second coinage of a name) gets `--` and six hex digits of its own concept key's SHA-1 after the
   slug (`model:bert--3f2a9c`); a slug never contains `--`, so no label can take such an id. Only when no owner
@@ -45,6 +46,12 @@ class Concept:
     label: str
     key: str
     owns_label: bool
+    standing: int = 0  # among owners of one slug, lower first: a key the gazetteer knows, then the label's own key
+
+
+def precedence(concept: Concept) -> tuple[int, int, str]:
+    """Which of several concepts whose labels slug alike takes the bare slug (the module docstring's order)."""
+    return (concept.standing, *key_rank(concept.key))
 
 
 def key_rank(key: str) -> tuple[int, str]:
@@ -67,12 +74,12 @@ def entity_ids(concepts: Iterable[Concept]) -> list[str]:
     for index, (concept, base) in enumerate(zip(concepts, bases)):
         if concept.owns_label:
             owners.setdefault(base, []).append(index)
-    bare = {min(indexes, key=lambda i: key_rank(concepts[i].key)) for indexes in owners.values()}
+    bare = {min(indexes, key=lambda i: precedence(concepts[i])) for indexes in owners.values()}
     others: dict[str, list[int]] = {}
     for index, base in enumerate(bases):
         if base not in owners:
             others.setdefault(base, []).append(index)
-    bare |= {min(indexes, key=lambda i: key_rank(concepts[i].key)) for indexes in others.values()}
+    bare |= {min(indexes, key=lambda i: precedence(concepts[i])) for indexes in others.values()}
     ids = [base if i in bare else f"{base}{SUFFIX}{digest(c.key)}" for i, (c, base) in enumerate(zip(concepts, bases))]
     if len(set(ids)) != len(ids):
         raise ValueError("two concepts share a key: ids would not be unique")

@@ -265,4 +265,6 @@ def concept_of(entity_type: str, label: str, key: str, members: list[str], resol
     label_key = surface_key(label)
     readings = (label_key, resolver("", label), *sorted(resolver.coined_as.get(label_key, ())))
     owned = [k for k in readings if k in members]  # the last: a long form a paper defines its coined name by
-    return Concept(entity_type, label, owned[0] if owned else min(members), bool(owned))
+    key = owned[0] if owned else min(members)
+    standing = (key not in resolver.knowledge.names) * 2 + (key != label_key)
+    return Concept(entity_type, label, key, bool(owned), standing)

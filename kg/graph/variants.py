@@ -15,7 +15,7 @@ KINDS = {  # a name followed by the kind of thing it is; words of one class are 
     "suite": "data", "algorithm": "method", "algorithms": "method", "method": "method", "methods": "method",
     "model": "model", "models": "model", "architecture": "model", "architectures": "model",
     "backbone": "model", "backbones": "model", "encoder": "model", "encoders": "model",
-    "adaptation": "method", "fine-tuning": "method", "finetuning": "method",
+    "adaptation": "adaptation", "fine-tuning": "tuning", "finetuning": "tuning",  # not one another: domain adaptation
     "framework": "framework", "frameworks": "framework",
     "divergence": "distance", "divergences": "distance", "distance": "distance", "distances": "distance",
 }
@@ -69,7 +69,9 @@ def case_pairs(keys: Iterable[str], raw_acronyms: Iterable[str], resolve_bare: C
 
 
 BLOCKED = {"metric": {"model", "dataset"}, "distance": {"model", "dataset"}, "method": {"task"}, "model": {"task"},
-           "framework": {"task"}, "data": set()}  # Inception score is no Inception; an algorithm no task
+           "framework": {"task"}, "adaptation": {"task"}, "tuning": {"task"},
+           "data": {"method", "model", "metric", "task"}}  # Inception score is no Inception; an algorithm no task;
+# `X games`/`X benchmark` join only a dataset X (Atari games; not Cross-Entropy Games)
 
 
 def kind_pairs(forms: Iterable[tuple[str, str, str]], keys: set[str], resolve_form: Callable[[str, str], str],
