@@ -2,6 +2,8 @@
 lone adjectives and plausible proposers (invented names; gazetteers built in the test)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from kg.graph.concepts import concept_type, may_propose
@@ -193,3 +195,15 @@ def test_a_name_three_papers_propose_keeps_only_the_proposals_whose_text_coins_i
                 for p, t in texts.items()]
     _, links, _ = resolve(mentions, papers=[Paper(p, t) for p, t in texts.items()])
     assert {link.paper_id for link in links if link.role == "proposed"} == {"p1"}
+
+
+def test_a_capital_that_only_opens_a_sentence_is_no_sign_of_a_name():
+    texts = {"p1": "Vision encoders are slow. We add a vision model.", "p2": "A vision model helps.",
+             "p3": "We train the Zorbix encoder. Then Zorbix wins."}
+    mentions = [at("p1", texts["p1"], "Vision encoders", "model"), at("p1", texts["p1"], "vision model", "model"),
+                at("p2", texts["p2"], "vision model", "model"), at("p3", texts["p3"], "Zorbix encoder", "model"),
+                at("p3", texts["p3"], "Zorbix", "model", nth=1)]
+    mentions = [replace(m, sentence_start=texts[m.paper_id].rfind(". ", 0, m.start) + 2 if ". " in
+                        texts[m.paper_id][:m.start] else 0) for m in mentions]  # sentences as extractors give them
+    entities, _, _ = resolve(mentions, papers=[Paper(p, t) for p, t in texts.items()])
+    assert sorted(e.label for e in entities) == ["Vision encoder", "Zorbix", "vision model"]

@@ -141,7 +141,7 @@ def resolve(
                                    bound_pairs(clean, corpus.texts))
     resolver = Resolver(definitions, knowledge)
     by_key = key_mentions(clean, resolver)
-    groups, members = merge_variants(by_key, resolver)
+    groups, members = merge_variants(by_key, resolver, sentence_initial(by_key, corpus.texts))
     groups = {k: g for k, g in groups.items() if k and not set(members[k]) & knowledge.generic
               and not adjectives_only(g, members[k], knowledge)}
     groups, members = split_coinages(groups, members, corpus.texts, knowledge, corpus.years)
@@ -183,10 +183,23 @@ def adjectives_only(group: list[Mention], members: list[str], knowledge: Knowled
         lone_adjective(m.name) for m in group)
 
 
-def merge_variants(by_key: dict[str, list[Mention]],
-                   resolver: Resolver) -> tuple[dict[str, list[Mention]], dict[str, list[str]]]:
+def sentence_initial(by_key: dict[str, list[Mention]], texts: dict[str, str]) -> set[tuple[str, str, str]]:
+    """(key, paper, name) of the forms whose only capital opens a sentence each time the paper writes them (`Vision
+    model` there is the phrase, not a name); read only where the abstract is known."""
+    seen: dict[tuple[str, str, str], bool] = {}
+    for key, group in by_key.items():
+        for m in group:
+            if m.paper_id in texts and m.name[:1].isupper() and not any(c.isupper() or c.isdigit() for c in m.name[1:]):
+                form = (key, m.paper_id, m.name)
+                seen[form] = seen.get(form, True) and m.start == m.sentence_start
+    return {form for form, initial in seen.items() if initial}
+
+
+def merge_variants(by_key: dict[str, list[Mention]], resolver: Resolver,
+                   initial: set[tuple[str, str, str]] = frozenset()) -> tuple[dict[str, list[Mention]], dict[str, list[str]]]:
     """Join keys that name one concept (acronym case, `X score`, `rate of convergence`, expansions alike,
-    acronym words spelled out) under the most used key; also the member keys of each."""
+    acronym words spelled out) under the most used key; also the member keys of each. `initial` forms are
+    capitalised only because they open a sentence."""
     union = Union({k: len(g) for k, g in by_key.items()})
     keys = set(by_key)
     acronyms = {a for g in by_key.values() for m in g if (a := acronym_key(m.name))}
@@ -197,7 +210,7 @@ def merge_variants(by_key: dict[str, list[Mention]],
     for key, _, name in forms:
         names[key].add(name)
     pairs = [*case_pairs(keys, acronyms, lambda a: resolver("", a), names.__getitem__),
-             *((a, b) for a, b in kind_pairs(forms, keys, resolver, lambda k: concept_type(by_key[k]))
+             *((a, b) for a, b in kind_pairs(forms, keys, resolver, lambda k: concept_type(by_key[k]), initial)
                if not {a, b} <= set(resolver.knowledge.names)),  # two gazetteer entries: cross-entropy method, loss
              *inverted_pairs(forms, keys, resolver),
              *((k, t) for k, t in spelled if t in keys and t != k),

@@ -3,7 +3,7 @@ followed by its kind ("BLEU score", "MNIST dataset", "EM algorithm") when the ba
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable
+from typing import Callable, Collection, Iterable
 
 from kg.text.keys import acronym_key
 
@@ -75,19 +75,22 @@ BLOCKED = {"metric": {"model", "dataset"}, "distance": {"model", "dataset"}, "me
 
 
 def kind_pairs(forms: Iterable[tuple[str, str, str]], keys: set[str], resolve_form: Callable[[str, str], str],
-               type_of: Callable[[str], str] = lambda key: "") -> Iterable[tuple[str, str]]:
+               type_of: Callable[[str], str] = lambda key: "",
+               initial: Collection[tuple[str, str, str]] = ()) -> Iterable[tuple[str, str]]:
     """(key, paper, written form) whose form is `X score`/`X dataset`/`X algorithm`... joins X when X is
     a key and looks like a name (a capital, digit, space or hyphen: `language model` does not join
     `language`), and joins `X method` when both are forms (`greedy algorithm`, `greedy method`). The
     PROPER_KINDS need a capital or digit before them (`Atari games`, `DINOv2 backbone`, `LoRA adaptation`;
-    not `mean field games`, `probabilistic encoder`)."""
+    not `mean field games`, `probabilistic encoder`). A capital that only opens a sentence (`initial` forms:
+    `Vision encoder`) is no sign of a name."""
     bases: dict[tuple[str, str], str] = {}
     for key, paper, form in forms:
         match = KIND_SUFFIX.match(form)
         if not match:
             continue
         name, word = match.group("name").strip(), match.group("kind").lower()
-        proper = any(c.isupper() or c.isdigit() for c in name) or acronym_key(name)
+        written = name[:1].lower() + name[1:] if (key, paper, form) in initial else name
+        proper = any(c.isupper() or c.isdigit() for c in written) or acronym_key(name)
         if word in PROPER_KINDS and not proper:
             continue  # `probabilistic encoder` is no `probabilistic model`
         kind = KINDS[word]
