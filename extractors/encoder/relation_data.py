@@ -104,19 +104,18 @@ def encode_gold(items: list[tuple[dict, object]], model: str, say: Say, weights:
     default the shipped one) and keep its states."""
     from kg.extraction.doccache import clear, text as doc_text
     from kg.extraction.interface import sentence_bounds
-    from kg.extractors import DEFAULT_EXTRACTORS, expand
-    from kg.extractors.encoder.component import encoded
+    from kg.extractors.encoder.component import encoded, make_encoder_combiner
+    from kg.extractors.rules import RULES
     from kg.extractors.encoder.model import load_encoder
     from kg.nlp.load import load_nlp
-    from kg.registry import combiners, extractors, lookup
+    from kg.registry import extractors, lookup
     from kg.run.worker import parse_papers
 
     nlp, warning = load_nlp(model)
     if warning:
         say(f"warning: {warning}")
-    names, combiner_name = expand(DEFAULT_EXTRACTORS)
-    chosen = [lookup(extractors, name)() for name in names]
-    combine = lookup(combiners, combiner_name)(weights)
+    chosen = [lookup(extractors, name)() for name in RULES]  # the default preset: the rules, then the encoder
+    combine = make_encoder_combiner(weights)
     encoder = load_encoder(weights)
     records = {p.id: r for r, p in items}
     for paper, doc, context in parse_papers([p for _, p in items], nlp):

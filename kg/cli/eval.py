@@ -52,12 +52,12 @@ def print_relations(title: str, scores: dict) -> None:
     """Relation P/R/F1 per relation type and overall."""
     out.print(f"relations, {title}")
     for name, prf in scores.items():
-        out.print(row(f"  {name}", prf))
+        out.print(row(f"  {name}", prf, 15))
 
 
-def row(name: str, prf: PRF) -> str:
+def row(name: str, prf: PRF, width: int = 10) -> str:
     """One line of the figures table."""
-    return (f"{name:<10} P {prf.precision:.3f}  R {prf.recall:.3f}  F1 {prf.f1:.3f}   "
+    return (f"{name:<{width}} P {prf.precision:.3f}  R {prf.recall:.3f}  F1 {prf.f1:.3f}   "
             f"(tp {prf.tp}, predicted {prf.predicted}, gold {prf.gold})")
 
 
