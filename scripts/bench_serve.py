@@ -1,13 +1,15 @@
 """Load-test `kg serve`: throughput and latency under concurrent clients, then what runaway queries cost.
 
     python scripts/bench_serve.py GRAPH.ttl [--clients 16] [--queries 40] [--runaway 4] [--give-up 5]
-                                  [--watch 70] [--json out.json] [-- kg serve options, e.g. --timeout 30]
+                                  [--watch 70] [--runaway-query Q] [--json out.json] [-- kg serve options, e.g. --timeout 30]
 
 Starts the real `kg serve GRAPH --port 0 --quiet` in its own process. Phase 1: --clients threads
 each send --queries light queries (a fixed mix of small SELECT/ASK queries and light named
 queries), one after another; reports throughput, p50/p99 latency and failures. Phase 2: --runaway
 clients each send `SELECT * WHERE { ?a ?b ?c . ?d ?e ?f }` and give up (close the connection)
 after --give-up seconds, while one more client sends it and waits up to 90 s for the answer;
+4 more clients send 10 light queries each, one after another, starting 1 s after the runaways
+(`light_during`: their latency while the runaway queries hold the workers; kg serve's quick lane);
 the server's process tree (server and query workers) is sampled every 0.5 s for --watch seconds:
 peak resident memory, CPU use over the last 5 s of the watch, and from when on every 2-second
 window used under 20% of one CPU (CPU time of killed workers is not seen: /proc forgets it).
@@ -127,26 +129,30 @@ def light_phase(url: str, clients: int, queries: int) -> dict:
     ok = [seconds for status, seconds in results if status == 200]
     return {"clients": clients, "queries": len(results), "failed": len(results) - len(ok),
             "throughput_per_s": round(len(ok) / wall, 1), "p50_ms": round(percentile(ok, 0.5) * 1000, 1),
-            "p99_ms": round(percentile(ok, 0.99) * 1000, 1), "wall_s": round(wall, 1), "failures": sorted(set(failures))}
+            "p99_ms": round(percentile(ok, 0.99) * 1000, 1), "max_ms": round(max(ok, default=float("nan")) * 1000, 1),
+            "wall_s": round(wall, 1), "failures": sorted(set(failures))}
 
 
-def runaway_phase(url: str, pid: int, runaway: int, give_up: float, watch: float) -> dict:
+def runaway_phase(url: str, pid: int, runaway: int, give_up: float, watch: float, query: str = RUNAWAY) -> dict:
     """Runaway queries whose clients give up, one that waits; the server's memory and CPU meanwhile."""
     waited: dict = {}
     threads = [threading.Thread(target=lambda: waited.update(zip(("status", "seconds", "body"),
-                                                                  ask(url, RUNAWAY, 90))))]
-    threads += [threading.Thread(target=ask, args=(url, RUNAWAY, give_up)) for _ in range(runaway)]
+                                                                  ask(url, query, 90))))]
+    threads += [threading.Thread(target=ask, args=(url, query, give_up)) for _ in range(runaway)]
+    during: dict = {}
+    light = threading.Thread(target=lambda: (time.sleep(1.0), during.update(light_phase(url, 4, 10))))
     started = time.perf_counter()
     for thread in threads:
         thread.start()
         time.sleep(0.2)  # the waiting client first, so it holds a worker
+    light.start()
     peak, samples = 0, []
     while time.perf_counter() - started < watch:
         rss, cpu = usage(pid)
         peak = max(peak, rss)
         samples.append((time.perf_counter() - started, cpu))
         time.sleep(0.5)
-    for thread in threads:
+    for thread in [*threads, light]:
         thread.join()
     recent = [s for s in samples if s[0] >= watch - 5]
     cpu_share = (recent[-1][1] - recent[0][1]) / (recent[-1][0] - recent[0][0]) if len(recent) > 1 else float("nan")
@@ -157,7 +163,8 @@ def runaway_phase(url: str, pid: int, runaway: int, give_up: float, watch: float
             "waiting_client_s": round(waited.get("seconds", float("nan")), 1), "waiting_client_answer": body[:200],
             "peak_rss_mb": round(peak / 1e6), "cpu_last_5s_of_watch_pct": round(cpu_share * 100, 1),
             "cpu_under_20pct_from_s": round(busy[-1], 1) if busy else 0.0,
-            "watch_s": watch, "rss_after_mb": round(usage(pid)[0] / 1e6)}
+            "watch_s": watch, "rss_after_mb": round(usage(pid)[0] / 1e6),
+            "light_during": {key: during.get(key) for key in ("queries", "failed", "p50_ms", "p99_ms", "max_ms")}}
 
 
 def main() -> None:
@@ -169,6 +176,7 @@ def main() -> None:
     parser.add_argument("--runaway", type=int, default=4)
     parser.add_argument("--give-up", type=float, default=5.0, help="seconds a runaway client waits")
     parser.add_argument("--watch", type=float, default=70.0, help="seconds to watch the server after the runaways")
+    parser.add_argument("--runaway-query", default=RUNAWAY, help="what the runaway clients send")
     parser.add_argument("--json", type=Path)
     args, serve_options = parser.parse_known_args()
     process, url = start_server(args.graph, [o for o in serve_options if o != "--"])
@@ -177,7 +185,7 @@ def main() -> None:
         figures = {"load_average": round(os.getloadavg()[0], 1), "cpus": os.cpu_count(),
                    "idle_rss_mb": round(usage(process.pid)[0] / 1e6),
                    "light": light_phase(url, args.clients, args.queries)}
-        figures["runaway"] = runaway_phase(url, process.pid, args.runaway, args.give_up, args.watch)
+        figures["runaway"] = runaway_phase(url, process.pid, args.runaway, args.give_up, args.watch, args.runaway_query)
         figures["light_after"] = light_phase(url, 4, 10)
     finally:
         process.terminate()

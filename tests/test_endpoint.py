@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import urllib.parse
 from pathlib import Path
 
@@ -171,6 +172,11 @@ def test_kg_serve_follows_its_export_when_the_file_changes(graph_files, tmp_path
         assert fetch(server.url, ask, accept="application/sparql-results+json")[2] == b'{"head":{},"boolean":false}'
         with export.open("a", encoding="utf-8") as handle:
             handle.write("<https://x.org/new> <https://x.org/p> <https://x.org/o> .\n")
+        status, _, body = fetch(server.url, ask)  # the first request after the change starts the rebuild
+        assert status == 503 and b"being rebuilt" in body
+        deadline = time.monotonic() + 60
+        while fetch(server.url, ask)[0] == 503 and time.monotonic() < deadline:
+            time.sleep(0.1)
         assert fetch(server.url, ask, accept="application/sparql-results+json")[2] == b'{"head":{},"boolean":true}'
         export.unlink()
         status, _, body = fetch(server.url, ask)

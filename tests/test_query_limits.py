@@ -79,7 +79,7 @@ def test_a_query_whose_client_leaves_is_stopped(serve) -> None:
     client = socket.create_connection(server.server_address)
     client.sendall(f"GET /sparql?{urllib.parse.urlencode({'query': FOREVER})} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
     deadline = time.monotonic() + 30
-    while server.pool._idle.qsize() and time.monotonic() < deadline:  # wait until the worker has the query
+    while server.pool.idle() > 1 and time.monotonic() < deadline:  # wait until the worker has the query
         time.sleep(0.05)
     client.close()
     while alive(busy) and time.monotonic() < deadline:
@@ -89,11 +89,11 @@ def test_a_query_whose_client_leaves_is_stopped(serve) -> None:
 
 
 def test_queries_beyond_the_workers_wait_then_get_503_with_retry_after(serve) -> None:
-    server = serve(workers=1, timeout=3, queue_wait=0.5)
+    server = serve(workers=1, reserved=0, timeout=3, queue_wait=0.5)
     runaway = threading.Thread(target=fetch, args=(server.url, FOREVER))
     runaway.start()
     deadline = time.monotonic() + 30
-    while server.pool._idle.qsize() and time.monotonic() < deadline:
+    while server.pool.idle() and time.monotonic() < deadline:
         time.sleep(0.05)
     status, _, body = fetch(server.url, LIGHT)
     assert status == 503 and b"1 queries are running and none finished within 0.5 s" in body

@@ -18,7 +18,8 @@ def serve_command(
     max_rows: int = max_rows_option(),
     max_memory: int = max_memory_option(),
     workers: int = typer.Option(2, "--workers", min=1, max=64, metavar="N",
-                                help="Queries run at once, each in its own process; others wait while these keep finishing, "
+                                help="Queries run at once, each in its own process (plus a quick-lane worker for "
+                                     "queries under 0.5 s); others wait while these keep finishing, "
                                      "and get 503 when none finished for 10 s."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not log each request."),
 ) -> None:

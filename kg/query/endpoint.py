@@ -4,11 +4,13 @@
 body. Results by content negotiation (`Accept`): SELECT/ASK as SPARQL JSON (default), XML, CSV or
 TSV; CONSTRUCT/DESCRIBE as Turtle (default), N-Triples, RDF/XML or JSON-LD. Updates get 403 and
 SERVICE clauses 400 (`kg.query.checks`); the store itself is opened read-only. `kg serve` answers
-from a `LiveStore`: when the export file changes, the next request loads the new version.
+from a `LiveStore`: when the export file changes, the new version is loaded in the background and requests
+get 503 with Retry-After until it is ready.
 
 Each query runs in a worker process (`kg.query.pool`) under limits: time (`--timeout`), rows and
-bytes of the answer, memory, and how many run at once (the others wait briefly, then get 503); a
-query whose client disconnects is stopped. Limit errors are 503 with a one-line reason.
+bytes of the answer, memory, and how many run at once (the others wait briefly, then get 503; a quick-lane
+worker answers short queries meanwhile); a query whose client disconnects is stopped. Limit errors are 503
+with a one-line reason. A body length that is not a number, or over MAX_BODY, is refused before it is read.
 
 It is the standard library's threading HTTP server over the same pyoxigraph store `kg query` reads,
 rather than the `oxigraph` server binary: that server evaluates SERVICE clauses by sending HTTP
@@ -28,12 +30,13 @@ from typing import Callable
 from urllib.parse import parse_qs, urlsplit
 
 from kg.query.checks import QueryError, QuerySyntaxError, refuse_unsafe, update_form
-from kg.query.pool import Busy, Cancelled, LimitError, NotAcceptableAnswer, QueryLimits, WorkerPool
+from kg.query.pool import Cancelled, LimitError, NotAcceptableAnswer, QueryLimits, WorkerPool
 from kg.query.results import negotiate  # noqa: F401  (part of this module's interface)
 from kg.query.store import StoreError
 
 PATHS = ("/sparql", "/query")
 MAX_BODY = 10 * 1024 * 1024
+IDLE_SECONDS = 60
 HELP = ("paperkg SPARQL endpoint (read-only).\n"
         "GET /sparql?query=... or POST /sparql (form field query, or an application/sparql-query body).\n"
         "Accept: application/sparql-results+json (default), application/sparql-results+xml, text/csv,\n"
@@ -73,6 +76,7 @@ class Handler(BaseHTTPRequestHandler):
 
     server: Endpoint
     protocol_version = "HTTP/1.1"
+    timeout = IDLE_SECONDS  # a client that sends nothing (or stops mid-body) for this long is disconnected
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
         """A query in the URL, or the help text at /."""
@@ -88,9 +92,9 @@ class Handler(BaseHTTPRequestHandler):
         url = urlsplit(self.path)
         if url.path not in PATHS:
             return self.error(HTTPStatus.NOT_FOUND, f"no such path {url.path}: the endpoint is /sparql")
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > MAX_BODY:
-            return self.error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"a request body is at most {MAX_BODY} bytes")
+        length = self.body_length()
+        if length is None:
+            return None
         body = self.rfile.read(length).decode("utf-8", errors="replace")
         kind = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
         params = parse_qs(url.query, keep_blank_values=True)
@@ -104,6 +108,23 @@ class Handler(BaseHTTPRequestHandler):
             return self.error(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "POST a form (application/x-www-form-urlencoded) "
                               "or an application/sparql-query body")
         self.answer(params)
+
+    def body_length(self) -> int | None:
+        """The request body's length in bytes, or None once a refusal was sent (the connection is then closed)."""
+        given = (self.headers.get("Content-Length") or "").strip()
+        if not given and (self.headers.get("Transfer-Encoding") or "").strip():
+            self.close_connection = True
+            self.error(HTTPStatus.LENGTH_REQUIRED, "send the body with a Content-Length (chunked bodies are not read)")
+            return None
+        if given and not (given.isascii() and given.isdigit()):
+            self.close_connection = True
+            self.error(HTTPStatus.BAD_REQUEST, f"Content-Length must be a number of bytes (got {given[:40]!r})")
+            return None
+        if len(given) > 9 or int(given or 0) > MAX_BODY:
+            self.close_connection = True
+            self.error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"a request body is at most {MAX_BODY} bytes")
+            return None
+        return int(given or 0)
 
     def answer(self, params: dict[str, list[str]]) -> None:
         """Check, run and serialise one query."""
@@ -122,13 +143,14 @@ class Handler(BaseHTTPRequestHandler):
         except QueryError as error:
             return self.error(HTTPStatus.BAD_REQUEST, str(error))
         try:
-            media, payload = self.server.pool.run({"store": str(self.server.source()), "query": text, "mode": "http",
+            store = self.server.source()  # Rebuilding (503, Retry-After) while a changed export loads
+            media, payload = self.server.pool.run({"store": str(store), "query": text, "mode": "http",
                                                     "accept": self.headers.get("Accept") or ""}, self.client_gone)
         except Cancelled:
             self.close_connection = True
             return None
         except (StoreError, LimitError) as error:
-            return self.error(HTTPStatus.SERVICE_UNAVAILABLE, str(error), retry=isinstance(error, Busy))
+            return self.error(HTTPStatus.SERVICE_UNAVAILABLE, str(error), retry=getattr(error, "retry_after", 0))
         except QuerySyntaxError as error:
             return self.error(HTTPStatus.BAD_REQUEST, str(error), one_line=False)
         except NotAcceptableAnswer as error:
@@ -145,19 +167,21 @@ class Handler(BaseHTTPRequestHandler):
         except (OSError, ValueError):
             return True
 
-    def reply(self, status: HTTPStatus, payload: bytes, media_type: str, retry: bool = False) -> None:
-        """Send a complete response."""
+    def reply(self, status: HTTPStatus, payload: bytes, media_type: str, retry: int = 0) -> None:
+        """Send a complete response (with Retry-After when `retry` seconds are given)."""
         self.send_response(status)
         if retry:
-            self.send_header("Retry-After", "5")
+            self.send_header("Retry-After", str(retry))
         self.send_header("Content-Type", media_type)
         self.send_header("Content-Length", str(len(payload)))
         self.send_header("Vary", "Accept")
         self.send_header("Cache-Control", "no-store")
+        if self.close_connection:
+            self.send_header("Connection", "close")
         self.end_headers()
         self.wfile.write(payload)
 
-    def error(self, status: HTTPStatus, message: str, retry: bool = False, one_line: bool = True) -> None:
+    def error(self, status: HTTPStatus, message: str, retry: int = 0, one_line: bool = True) -> None:
         """A plain-text error: one line (a syntax error adds the query's line and a caret)."""
         text = " ".join(message.split()) if one_line else message
         self.reply(status, (text + "\n").encode("utf-8"), "text/plain; charset=utf-8", retry)

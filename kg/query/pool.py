@@ -6,17 +6,22 @@ it runs at most `timeout` seconds (else its worker is killed: `TimedOut`), is ab
 as soon as `cancelled()` says its client went away, and its worker's memory is capped (`memory_mb`;
 a worker that exceeds it dies: `OutOfMemory`). A killed worker is replaced by a fresh one, so the
 memory a runaway query took goes back to the system; so is a worker that still holds more than
-`recycle_mb` after a query. Answers above `max_rows` rows or `max_bytes` bytes are refused by the
+`recycle_mb` MiB after a query. Answers above `max_rows` rows or `max_bytes` bytes are refused by the
 worker (`kg.query.results`).
+
+Quick lane: besides those `workers`, `reserved` processes run only queries that arrive while every other
+worker is busy, for at most `quick_seconds` each; a query still running then is stopped there and waits for
+a general worker as any other. So a light query is answered at once even while long or runaway queries
+hold every general worker, and a long query loses at most `quick_seconds`.
 """
 from __future__ import annotations
 
 import os
-import queue
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -38,7 +43,9 @@ class QueryLimits:
     memory_mb: int = 768
     workers: int = 2
     queue_wait: float = 10.0
-    recycle_mb: int = 256  # a worker holding more resident memory after a query is replaced
+    recycle_mb: int = 256  # a worker holding more resident memory (MiB) after a query is replaced
+    reserved: int = 1  # quick-lane workers (`kg query` runs without)
+    quick_seconds: float = 0.5  # how long a query may run in the quick lane
 
 
 class LimitError(QueryError):
@@ -52,9 +59,15 @@ class TimedOut(LimitError):
 class Busy(LimitError):
     """Every worker stayed busy for the whole queue wait."""
 
+    retry_after = 5
+
 
 class OutOfMemory(LimitError):
-    """The worker needed more memory than its limit (or died otherwise)."""
+    """The worker needed more memory than its limit."""
+
+
+class WorkerDied(LimitError):
+    """The worker ended for another reason (a crash, a signal from outside)."""
 
 
 class TooLargeAnswer(LimitError):
@@ -74,36 +87,61 @@ ERRORS = {"syntax": QuerySyntaxError, "QueryError": QueryError, "TooLarge": TooL
 
 
 class Worker:
-    """One worker process and our end of its socket."""
+    """One worker process, our end of its socket, and the file its stderr goes to (read when it dies)."""
 
-    def __init__(self, limits: QueryLimits) -> None:
+    def __init__(self, limits: QueryLimits, quick: bool = False) -> None:
         ours, theirs = socket.socketpair()
         env = {**os.environ, "MALLOC_ARENA_MAX": "2", "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "kg.query.worker", str(theirs.fileno()), str(limits.memory_mb), str(limits.timeout)],
-            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-        theirs.close()
+        self.quick = quick
+        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop)
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "kg.query.worker", str(theirs.fileno()), str(limits.memory_mb),
+                 str(limits.timeout)], pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stderr=self.stderr, env=env)
+        except BaseException:
+            ours.close()
+            self.stderr.close()
+            raise
+        finally:
+            theirs.close()
         self.connection = Connection(ours.detach())
+
+    def last_words(self) -> str:
+        """The end of what the process wrote to stderr (after it died)."""
+        try:
+            self.stderr.seek(max(0, os.fstat(self.stderr.fileno()).st_size - 4096))
+            return self.stderr.read().decode("utf-8", errors="replace")
+        except (OSError, ValueError):
+            return ""
 
     def stop(self) -> None:
         """Kill the process and wait for it (its memory is returned at once)."""
         self.process.kill()
         self.process.wait()
         self.connection.close()
+        self.stderr.close()
+
+
+def resident_ok(resident: int, limits: QueryLimits) -> bool:
+    """Whether a worker holding `resident` bytes after a query may serve the next one."""
+    return resident <= limits.recycle_mb * 1024 * 1024
+
+
+MEMORY_WORDS = ("memory allocation of", "bad_alloc", "MemoryError", "Cannot allocate memory", "out of memory")
 
 
 class WorkerPool:
-    """A bounded set of worker processes shared by concurrent callers (threads)."""
+    """A bounded set of worker processes shared by concurrent callers (threads), plus the quick lane."""
 
     def __init__(self, limits: QueryLimits = QueryLimits()) -> None:
         self.limits = limits
-        self._idle: queue.Queue[Worker] = queue.Queue()
-        self._lock = threading.Lock()
+        self._ready = threading.Condition()
         self._closed = False
         self._finished = 0  # queries done so far: a waiting query keeps waiting while this grows
+        self._missing: list[bool] = []  # workers (their quick flags) that could not be restarted yet
         self._workers = [Worker(limits) for _ in range(max(1, limits.workers))]
-        for worker in self._workers:
-            self._idle.put(worker)
+        self._workers += [Worker(limits, quick=True) for _ in range(max(0, limits.reserved))]
+        self._idle = list(self._workers)
 
     def __enter__(self) -> "WorkerPool":
         return self
@@ -113,12 +151,21 @@ class WorkerPool:
 
     def run(self, request: dict[str, Any], cancelled: Callable[[], bool] = lambda: False) -> Any:
         """The worker's answer to `request`, or the LimitError/QueryError that stopped it."""
-        worker = self._take()
+        request = {**request, "max_rows": self.limits.max_rows, "max_bytes": self.limits.max_bytes}
+        worker = self._take(quick_ok=True)
+        if worker.quick:
+            try:
+                return self._run_on(worker, request, cancelled, self.limits.quick_seconds)
+            except TimedOut:  # too long for the quick lane: wait for a general worker as any query does
+                worker = self._take(quick_ok=False)
+        return self._run_on(worker, request, cancelled, self.limits.timeout)
+
+    def _run_on(self, worker: Worker, request: dict[str, Any], cancelled: Callable[[], bool], seconds: float) -> Any:
+        """Run `request` on `worker` (taken), give the worker back, and return the answer or raise its error."""
         healthy = False
         try:
-            *reply, resident = self._ask(worker, {**request, "max_rows": self.limits.max_rows,
-                                                  "max_bytes": self.limits.max_bytes}, cancelled)
-            healthy = resident <= self.limits.recycle_mb * 1_000_000  # else its memory goes back to the system
+            *reply, resident = self._ask(worker, request, cancelled, seconds)
+            healthy = resident_ok(resident, self.limits)  # else its memory goes back to the system
         finally:
             self._give_back(worker, healthy)
         if reply[0] == "ok":
@@ -127,69 +174,101 @@ class WorkerPool:
             raise self._memory_error()
         raise ERRORS.get(reply[1], QueryError)(reply[2])
 
-    def _take(self) -> Worker:
+    def _take(self, quick_ok: bool) -> Worker:
         """A free worker; waits while the running queries keep finishing (at most the time limit), else Busy."""
-        started, seen = time.monotonic(), self._finished
-        while True:
-            try:
-                return self._idle.get(timeout=self.limits.queue_wait)
-            except queue.Empty:
-                if self._finished == seen or time.monotonic() - started > max(self.limits.timeout, 1.0):
-                    raise Busy(f"{self.limits.workers} queries are running and none finished within "
-                               f"{self.limits.queue_wait:g} s; try again later") from None
-                seen = self._finished
+        started = time.monotonic()
+        window, seen = started + self.limits.queue_wait, self._finished
+        with self._ready:
+            while True:
+                if self._closed:
+                    raise Busy("the endpoint is shutting down")
+                self._restart_missing()
+                free = [w for w in self._idle if not w.quick] or [w for w in self._idle if quick_ok and w.quick]
+                if free:
+                    self._idle.remove(free[0])
+                    return free[0]
+                now = time.monotonic()
+                if now >= window:
+                    if self._finished == seen or now - started > max(self.limits.timeout, 1.0):
+                        raise Busy(f"{self.limits.workers} queries are running and none finished within "
+                                   f"{self.limits.queue_wait:g} s; try again later")
+                    window, seen = now + self.limits.queue_wait, self._finished
+                self._ready.wait(min(window - now, 1.0))
 
-    def _ask(self, worker: Worker, request: dict[str, Any], cancelled: Callable[[], bool]) -> tuple:
+    def _ask(self, worker: Worker, request: dict[str, Any], cancelled: Callable[[], bool], seconds: float) -> tuple:
         """Send the request and wait for the reply, the deadline, the client's departure or the worker's death."""
-        deadline = time.monotonic() + self.limits.timeout if self.limits.timeout > 0 else float("inf")
+        deadline = time.monotonic() + seconds if seconds > 0 else float("inf")
         try:
             worker.connection.send(request)
             while not worker.connection.poll(POLL_SECONDS):
                 if time.monotonic() > deadline:
-                    raise TimedOut(f"the query ran longer than {self.limits.timeout:g} s (the time limit) and was "
+                    raise TimedOut(f"the query ran longer than {seconds:g} s (the time limit) and was "
                                    "stopped; add LIMIT, narrow it, or raise --timeout")
                 if cancelled():
                     raise Cancelled()
             return worker.connection.recv()
         except (EOFError, OSError):
             worker.process.wait()
-            raise self._died(worker.process.returncode) from None
+            raise self._died(worker.process.returncode, worker.last_words()) from None
 
-    def _died(self, code: int | None) -> LimitError:
-        """The error for a worker that ended while running a query."""
-        if code in (-signal.SIGABRT, -signal.SIGSEGV, -signal.SIGKILL, 1, 120):
+    def _died(self, code: int | None, last_words: str) -> LimitError:
+        """The error for a worker that ended while running a query: memory only when the process said so."""
+        if any(words in last_words for words in MEMORY_WORDS):
             return self._memory_error()
         if code == -signal.SIGALRM:
             return TimedOut(f"the query ran longer than {self.limits.timeout:g} s (the time limit) and was stopped")
-        return OutOfMemory(f"the query worker ended unexpectedly (exit status {code}); the query was not answered")
+        how = f"signal {signal.Signals(-code).name}" if code is not None and code < 0 and -code in \
+            signal.valid_signals() else f"exit status {code}"
+        return WorkerDied(f"the query worker ended unexpectedly ({how}); the query was not answered, "
+                          "and a new worker takes its place")
 
     def _memory_error(self) -> OutOfMemory:
         return OutOfMemory(f"the query needed more than {self.limits.memory_mb} MB of memory (the limit) and was "
-                           "stopped; add LIMIT or narrow it")
+                           "stopped; add LIMIT, narrow it, or raise --max-memory")
 
     def _give_back(self, worker: Worker, healthy: bool) -> None:
-        """Return the worker, or a fresh one in place of a killed or broken one."""
+        """Return the worker, or a fresh one in place of a killed or broken one (never raises)."""
         if not healthy:
             worker.stop()
-        with self._lock:
+        with self._ready:
             self._finished += 1
             if self._closed:
                 worker.stop()
                 return
             if not healthy:
                 self._workers.remove(worker)
-                worker = Worker(self.limits)
-                self._workers.append(worker)
-            self._idle.put(worker)
+                self._missing.append(worker.quick)
+                self._restart_missing()
+            else:
+                self._idle.append(worker)
+            self._ready.notify_all()
+
+    def _restart_missing(self) -> None:
+        """Start the workers that had to be replaced (called holding the lock); one that fails is retried later."""
+        while self._missing and not self._closed:
+            try:
+                fresh = Worker(self.limits, quick=self._missing[-1])
+            except OSError:
+                return
+            self._missing.pop()
+            self._workers.append(fresh)
+            self._idle.append(fresh)
 
     def pids(self) -> list[int]:
-        """The process ids of the workers (busy or idle)."""
-        with self._lock:
-            return [worker.process.pid for worker in self._workers]
+        """The process ids of the workers (busy or idle), general workers first."""
+        with self._ready:
+            return [worker.process.pid for worker in sorted(self._workers, key=lambda w: w.quick)]
+
+    def idle(self) -> int:
+        """How many workers are free now."""
+        with self._ready:
+            return len(self._idle)
 
     def close(self) -> None:
         """Stop every idle worker (busy ones are stopped as they come back)."""
-        with self._lock:
+        with self._ready:
             self._closed = True
-            while not self._idle.empty():
-                self._idle.get_nowait().stop()
+            for worker in self._idle:
+                worker.stop()
+            self._idle.clear()
+            self._ready.notify_all()

@@ -190,7 +190,7 @@ def run_oxigraph(path: Path, text: str, store_dir: Path | None, on_build: Callab
     from kg.query.pool import WorkerPool
     from kg.query.store import default_store_dir, ensure_store
 
-    pool = WorkerPool(replace(limits, workers=1)) if limits else None  # its process starts while we check
+    pool = WorkerPool(replace(limits, workers=1, reserved=0)) if limits else None  # its process starts while we check
     try:
         execute(ox.Store(), text)  # a syntax error is reported before the store is built
         store = ensure_store(path, store_dir or default_store_dir(), on_build)

@@ -65,28 +65,58 @@ def open_store(export: str | Path, store_dir: Path | None = None,
     return ox.Store.read_only(str(ensure_store(Path(export), store_dir or default_store_dir(), on_build)))
 
 
+class Rebuilding(StoreError):
+    """The export changed and its new store is being built in the background: the client should retry."""
+
+    retry_after = 2
+
+
 class LiveStore:
-    """An export's store that follows the file: each call gives the store's folder, loading a changed export first."""
+    """An export's store that follows the file: each call gives the store's folder, or `Rebuilding` while a
+    changed export is loaded in a background thread (a request never waits for a load)."""
 
     def __init__(self, export: str | Path, store_dir: Path | None = None,
                  on_build: Callable[[Path], None] | None = None) -> None:
         self.export, self.store_dir, self.on_build = Path(export), store_dir or default_store_dir(), on_build
         self._lock = threading.Lock()
-        self._seen: list[int] | None = None
+        self._seen: list[int] | None = None  # the file signature the store (or the error) belongs to
         self._store: Path | None = None
-        self()
+        self._failure: StoreError | None = None
+        self._loading: threading.Thread | None = None
+        self._load(self._signature())  # the first load happens before the endpoint starts
+        if self._failure:
+            raise self._failure
 
-    def __call__(self) -> Path:
-        """The store of the export as it is now (one stat per call; a reload only when it changed)."""
+    def _signature(self) -> list[int]:
         try:
-            now = signature(self.export.stat())
+            return signature(self.export.stat())
         except OSError as error:
             raise StoreError(f"{self.export}: {error.strerror or error}; the endpoint answers only from it") from None
+
+    def __call__(self) -> Path:
+        """The store of the export as it is now (one stat per call); Rebuilding while a changed export loads."""
+        now = self._signature()
         with self._lock:
-            if now != self._seen or self._store is None:
-                self._store = ensure_store(self.export, self.store_dir, self.on_build)
-                self._seen = now
-            return self._store
+            if now == self._seen:
+                if self._failure:
+                    raise self._failure
+                return self._store
+            if self._loading is None or not self._loading.is_alive():
+                self._loading = threading.Thread(target=self._load, args=(now,), daemon=True)
+                self._loading.start()
+        raise Rebuilding(f"{self.export} changed and its query store is being rebuilt; "
+                         f"retry in {Rebuilding.retry_after} s")
+
+    def _load(self, seen: list[int]) -> None:
+        """Build (or find) the store for the export as signed by `seen`, and keep it or the reason it failed."""
+        try:
+            store, failure = ensure_store(self.export, self.store_dir, self.on_build), None
+        except StoreError as error:
+            store, failure = None, error
+        except Exception as error:  # noqa: BLE001 (a background thread: the reason must reach the next request)
+            store, failure = None, StoreError(f"{self.export}: the query store could not be built ({error!r})")
+        with self._lock:
+            self._seen, self._store, self._failure = seen, store, failure
 
 
 def ensure_store(export: Path, store_dir: Path, on_build: Callable[[Path], None] | None = None) -> Path:
