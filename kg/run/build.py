@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from kg.errors import UserError
 from kg.extraction.interface import too_long
 from kg.io.readers import Corpus, read_corpus
 from kg.nlp import BLANK, DEFAULT_MODEL
@@ -109,6 +110,10 @@ def build_unlocked(inputs: Inputs, config: BuildConfig, out_dir: Path | None = N
         if hooks.warn:
             hooks.warn(warning)
     warnings += failed
+    if corpus.papers and len(failed) == len(corpus.papers):
+        kept = f"; {out_dir} was left as it was" if out_dir is not None else ""
+        raise UserError(f"extraction failed for every paper ({len(failed)}){kept}; first: "
+                        f"{failed[0].split('; the paper is kept')[0]}")
     with stage(stages, "resolve+graph"):
         graph, stats = assemble(corpus.papers, extractions, config.base_iri, len(corpus.skipped))
     del extractions
