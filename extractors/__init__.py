@@ -100,16 +100,19 @@ def fold_extract(names: tuple[str, ...], folds: Folds) -> ExtractFn:
 def extract_spec(names: tuple[str, ...] = (), weights: Path | None = None, folds: Folds | None = None) -> ExtractSpec:
     """The extraction setup of a command (`names`: extractors, presets and a combiner; none: the default;
     `folds`: cross-validation's weights per paper instead of one `weights` file). The combiner is made once
-    here, so an unknown name or a bad weights file fails before any work; a weights file's digest joins the
-    version, so the cache tells weights apart."""
+    here, so an unknown name or a bad weights file fails before any work; the combiner's `fingerprint` (its
+    weights' digest and the libraries that run them; else a weights file's digest) joins the version, so the cache
+    tells weights apart and a combiner without weights (`rules`) does not depend on any."""
     from kg.run.engines import ExtractSpec
 
     names = names or DEFAULT_EXTRACTORS
     combiner_name = expand(names)[1]
-    lookup(combiners, combiner_name)(weights)
+    combiner = lookup(combiners, combiner_name)(weights)
     make_relators(None, combiner_name, weights)
     if folds is not None:
         return ExtractSpec(fold_extract, args=(names,), kwargs=(("folds", folds),), version=f"{VERSION}+cv{len(folds)}")
     kwargs = (("weights", str(weights)),) if weights is not None else ()
-    version = f"{VERSION}+{digest(weights)}" if weights is not None and weights.exists() else VERSION
+    keyed = getattr(combiner, "fingerprint", None) or (digest(weights) if weights is not None and weights.exists()
+                                                        else None)
+    version = f"{VERSION}+{keyed}" if keyed else VERSION
     return ExtractSpec(build_extract, args=(names,), kwargs=kwargs, version=version)

@@ -73,6 +73,7 @@ def test_extractor_version_and_options_change_the_salt() -> None:
 ])
 def test_corrupt_entry_is_never_trusted(cache: PaperCache, damage) -> None:
     cache.store(PAPER, EXTRACTION)
+    cache.flush()
     path = cache.path(cache.key(PAPER))
     path.write_bytes(damage(path.read_bytes()))
     assert cache.load(PAPER) is None
@@ -82,6 +83,7 @@ def test_corrupt_entry_is_never_trusted(cache: PaperCache, damage) -> None:
 def test_entry_copied_under_another_key_is_rejected(cache: PaperCache) -> None:
     other = Paper("p2", "Another abstract.")
     cache.store(PAPER, EXTRACTION)
+    cache.flush()
     cache.path(cache.key(other)).parent.mkdir(parents=True, exist_ok=True)
     cache.path(cache.key(other)).write_bytes(cache.path(cache.key(PAPER)).read_bytes())
     assert cache.load(other) is None

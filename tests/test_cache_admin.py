@@ -24,6 +24,7 @@ def fill(directory: Path, count: int) -> list[Path]:
     papers = [Paper(f"p{n}", f"Abstract number {n}.") for n in range(count)]
     for paper in papers:
         cache.store(paper, Extraction())
+    cache.flush()
     return [cache.path(cache.key(paper)) for paper in papers]
 
 

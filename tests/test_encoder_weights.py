@@ -1,6 +1,7 @@
 """The encoder's weights: pinned by a manifest, refused with one line when missing, corrupt or replaced."""
 from __future__ import annotations
 
+import json
 import shutil
 
 import numpy as np
@@ -15,6 +16,13 @@ def weights(tmp_path):
     return shutil.copytree(default_folder(), tmp_path / "weights")
 
 
+def unlist(folder, name: str) -> None:
+    """Drop a file from the folder's manifest (as an older export without it would have)."""
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    del manifest["sha256"][name]
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+
+
 def test_the_shipped_weights_match_their_manifest_and_stay_small():
     verify(default_folder())
     assert sum(p.stat().st_size for p in default_folder().iterdir()) <= 30e6
@@ -26,6 +34,9 @@ def test_the_shipped_weights_match_their_manifest_and_stay_small():
     (lambda f: (f / "encoder.onnx").unlink(), "encoder.onnx: cannot read"),
     (lambda f: (f / "head.npz").write_bytes(b"PK\x03\x04 truncated"), "head.npz: sha256"),
     (lambda f: (f / "tokenizer.json").write_text("{}", encoding="utf-8"), "tokenizer.json: sha256"),
+    (lambda f: shutil.copyfile(f / "head.npz", f / "linear.npz"), "linear.npz: sha256"),
+    (lambda f: (unlist(f, "linear.npz"), shutil.copyfile(f / "head.npz", f / "linear.npz")),
+     "linear.npz: not listed in"),
 ])
 def test_damaged_weights_are_refused_naming_the_file(weights, damage, message):
     damage(weights)

@@ -50,4 +50,14 @@ def make_encoder_combiner(weights: Path | None = None) -> CombineFn:
     def combine_paper(doc: Doc, context: DocContext, candidates: list[Candidate]) -> list[Candidate]:
         return sorted(predict(encoder, doc, context, candidates))
 
+    combine_paper.fingerprint = cache_key(encoder)  # type: ignore[attr-defined]  (read by extract_spec)
     return combine_paper
+
+
+def cache_key(encoder: Encoder) -> str:
+    """What the encoder's scores depend on besides the code: its weights (the manifest) and the libraries running them."""
+    import onnxruntime
+    import tokenizers
+
+    return (f"{encoder.digest[:16]}/onnxruntime-{onnxruntime.__version__}/tokenizers-{tokenizers.__version__}"
+            f"/numpy-{np.__version__}")

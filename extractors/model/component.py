@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 from spacy.tokens import Doc
 
 from kg.extraction.interface import Candidate, CombineFn, DocContext
@@ -12,7 +13,7 @@ from kg.extractors.model.decoding import decode
 from kg.extractors.model.features import span_features
 from kg.extractors.model.linear import SpanModel, sigmoid, softmax
 from kg.extractors.model.spans import candidate_ranges
-from kg.extractors.model.weights import load_model
+from kg.extractors.model.weights import default_path, digest, load_model
 from kg.extractors.rules.combine import combine
 from kg.registry import combiners
 
@@ -41,4 +42,5 @@ def make_span_model_combiner(weights: Path | None = None) -> CombineFn:
         combined = combine(candidates, doc_text(doc), context.abbreviations)
         return sorted(predict(chosen, doc, context, candidates, combined))
 
+    combine_paper.fingerprint = f"{digest(weights or default_path())}/numpy-{np.__version__}"  # type: ignore[attr-defined]
     return combine_paper

@@ -12,11 +12,13 @@ from typing import Any
 
 from kg.cache.admin import TEMPORARY_PREFIX, entry_path
 from kg.extraction.interface import Extraction
+from kg.run.atomic import sync_filesystem
 from kg.types import Mention, MentionRelation, Paper
 
 log = logging.getLogger(__name__)
 
 FORMAT = 1  # bump when the entry layout changes
+BATCH = 256  # entries made durable (one syncfs) and renamed into place together
 MAGIC = b"paperkg-cache"
 APP_NAME = "paperkg"
 
@@ -96,6 +98,7 @@ class PaperCache:
         self.directory = Path(directory)
         self.salt = salt
         self.hits = self.misses = self.corrupt = 0
+        self._pending: list[tuple[Path, Path]] = []  # (temporary, final) entries written but not yet renamed
 
     def key(self, paper: Paper) -> str:
         """sha256 of the setup salt, the paper id, the abstract and the year (extraction reads it)."""
@@ -111,6 +114,7 @@ class PaperCache:
     def load(self, paper: Paper) -> Extraction | None:
         """The cached extraction of `paper`, or None when absent or not intact."""
         key = self.key(paper)
+        self.flush()
         try:
             blob = self.path(key).read_bytes()
         except OSError:
@@ -139,7 +143,8 @@ class PaperCache:
             return None
 
     def store(self, paper: Paper, extraction: Extraction) -> None:
-        """Write an entry atomically (temporary file, then rename); failures only log."""
+        """Write an entry to a temporary file; `flush` (every BATCH entries, and at the end) makes the batch durable,
+        then renames it into place, so no entry ever appears under its name before its bytes are on disk."""
         key = self.key(paper)
         payload = encode(extraction)
         header = b" ".join([MAGIC, str(FORMAT).encode(), key.encode(),
@@ -150,9 +155,31 @@ class PaperCache:
             try:
                 with os.fdopen(fd, "wb") as handle:
                     handle.write(header + b"\n" + payload)
-                os.replace(tmp, target)
             except OSError:
                 Path(tmp).unlink(missing_ok=True)
                 raise
         except OSError as error:
             log.warning("cannot write cache entry %s: %s", target, error)
+            return
+        self._pending.append((Path(tmp), target))
+        if len(self._pending) >= BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        """Flush the written entries to disk (one syncfs), then rename them into place; failures only log."""
+        pending, self._pending = self._pending, []
+        if not pending:
+            return
+        try:
+            sync_filesystem(self.directory)
+        except OSError as error:
+            log.warning("cannot flush cache entries in %s: %s", self.directory, error)
+            for tmp, _ in pending:
+                tmp.unlink(missing_ok=True)
+            return
+        for tmp, target in pending:
+            try:
+                os.replace(tmp, target)
+            except OSError as error:
+                tmp.unlink(missing_ok=True)
+                log.warning("cannot write cache entry %s: %s", target, error)

@@ -105,13 +105,17 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str]:
     return []
 
 
+WEIGHTS = "weights"  # trained weights: keyed by the combiner that reads them (its `fingerprint`), not as code
+
+
 def data_files(directory: Path) -> list[Path]:
-    """A package folder's files that are not Python modules, in data folders too (not in sub-packages)."""
+    """A package folder's files that are not Python modules, in data folders too (not in sub-packages, not
+    `weights` folders)."""
     found = []
     for path in sorted(directory.iterdir()):
         if path.is_file() and path.suffix not in (".py", ".pyc"):
             found.append(path)
-        elif path.is_dir() and path.name != "__pycache__" and not (path / "__init__.py").exists():
+        elif path.is_dir() and path.name not in ("__pycache__", WEIGHTS) and not (path / "__init__.py").exists():
             found.extend(p for p in sorted(path.rglob("*")) if p.is_file() and "__pycache__" not in p.parts)
     return found
 

@@ -2,7 +2,7 @@
 
 Stores live in one directory (`$PAPERKG_STORE_DIR`, else the user cache directory's `stores`):
 
-    <key>/                a complete store, renamed into place when built and never written again;
+    <key>/                a complete store, flushed to disk (syncfs), then renamed into place, never written again;
                           removed when the same export path gets a new store and no other export uses it
     <key>.lock            held (flock) by the one process building <key>
     .tmp-<key>-<pid>/     a build in progress (removed when it fails)
@@ -29,6 +29,7 @@ from typing import Callable
 import pyoxigraph as ox
 
 from kg.errors import UserError
+from kg.run.atomic import commit, fsync_path, sync_filesystem
 
 STORE_ENV = "PAPERKG_STORE_DIR"
 RDF_SUFFIXES = {".ttl": "TURTLE", ".nt": "N_TRIPLES", ".jsonld": "JSON_LD"}
@@ -160,7 +161,9 @@ def build_store(export: Path, fmt: ox.RdfFormat, stat: os.stat_result, final: Pa
         del store
         if signature(export.stat()) != signature(stat):
             raise StoreError(f"{export}: the file changed while it was loaded; run the query again")
+        sync_filesystem(temporary)  # its files on disk before the folder gets its final name
         os.rename(temporary, final)
+        fsync_path(final.parent, directory=True)
     finally:
         shutil.rmtree(temporary, ignore_errors=True)
 
@@ -188,7 +191,7 @@ def remember(export: Path, store_dir: Path, digest: str, stat: os.stat_result, k
     temporary = memo.with_name(f"{TEMPORARY_PREFIX}{memo.name}-{os.getpid()}")
     temporary.write_text(json.dumps({"path": str(export.resolve()), "digest": digest, "key": key,
                                      "stat": signature(stat)}), encoding="utf-8")
-    os.replace(temporary, memo)
+    commit(temporary, memo)
 
 
 def drop_replaced(export: Path, store_dir: Path, key: str) -> None:

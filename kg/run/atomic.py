@@ -54,6 +54,24 @@ def fsync_path(path: Path, directory: bool = False) -> None:
         os.close(fd)
 
 
+def sync_filesystem(path: Path) -> None:
+    """Flush every file written on the filesystem holding `path` (Linux `syncfs`: one call makes a batch of new
+    files durable, where an fsync per file costs milliseconds each; elsewhere `os.sync`)."""
+    try:
+        import ctypes
+
+        syncfs = ctypes.CDLL(None, use_errno=True).syncfs
+    except (OSError, AttributeError):
+        os.sync()
+        return
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        if syncfs(fd) != 0:
+            os.sync()
+    finally:
+        os.close(fd)
+
+
 def commit(temporary: Path, target: Path) -> None:
     """Flush `temporary` and rename it over `target`."""
     fsync_path(temporary)

@@ -40,14 +40,18 @@ def extract_all(papers: list[Paper], spec: WorkerSpec, options: EngineOptions,
     if progress and len(todo) < len(papers):
         progress(len(papers) - len(todo))
     indices = iter(todo)
-    with closing(run_extraction(spec, [papers[i] for i in todo], options)) as computed:
-        for extraction in computed:  # run to the end, so pools and clusters shut down here
-            index = next(indices)
-            results[index] = extraction
-            if cache and not extraction.failed:
-                cache.store(papers[index], extraction)
-            if progress:
-                progress(1)
+    try:
+        with closing(run_extraction(spec, [papers[i] for i in todo], options)) as computed:
+            for extraction in computed:  # run to the end, so pools and clusters shut down here
+                index = next(indices)
+                results[index] = extraction
+                if cache and not extraction.failed:
+                    cache.store(papers[index], extraction)
+                if progress:
+                    progress(1)
+    finally:
+        if cache:
+            cache.flush()  # the entries written so far, even when the build stops
     return results  # type: ignore[return-value]
 
 
