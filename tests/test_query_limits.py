@@ -96,7 +96,7 @@ def test_queries_beyond_the_workers_wait_then_get_503_with_retry_after(serve) ->
     while server.pool.idle() and time.monotonic() < deadline:
         time.sleep(0.05)
     status, _, body = fetch(server.url, LIGHT)
-    assert status == 503 and b"1 queries are running and none finished within 0.5 s" in body
+    assert status == 503 and b"1 queries are running and none finished within 0.5 s" in body and b"--workers" in body
     runaway.join()
     assert light_answer(server) == b"n\r\n92\r\n"
 
@@ -114,9 +114,17 @@ def test_kg_query_stops_a_runaway_query_with_one_line(tmp_path: Path, monkeypatc
     assert runner.invoke(app, ["query", str(SEEDS), "ASK {}"]).exit_code == 0  # the store is built first
     result = runner.invoke(app, ["query", str(SEEDS), FOREVER, "--timeout", "1"])
     assert result.exit_code == 1 and result.output.startswith("error: the query ran longer than 1 s")
-    assert len(result.output.strip().splitlines()) == 1
+    assert len(result.output.strip().splitlines()) == 1 and "raise --timeout" in result.output
     result = runner.invoke(app, ["query", str(SEEDS), PRODUCT, "--max-rows", "10"])
-    assert result.exit_code == 1 and "more than 10 rows" in result.output
+    assert result.exit_code == 1 and "more than 10 rows" in result.output and "raise --max-rows" in result.output
+
+
+def test_every_refusal_names_the_option_that_lifts_it(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("PAPERKG_STORE_DIR", str(tmp_path / "stores"))
+    result = CliRunner().invoke(app, ["query", str(SEEDS), SORTED_PRODUCT, "--max-rows", "0", "--max-memory", "300",
+                                      "--timeout", "120"])
+    last = result.output.strip().splitlines()[-1]
+    assert result.exit_code == 1 and "more than 300 MB" in last and "raise --max-memory" in last
 
 
 @pytest.mark.parametrize("param, says", [("entity=imagenett", "no entity named 'imagenett'; did you mean"),

@@ -21,6 +21,7 @@ from typer.core import TyperGroup
 from kg.errors import UsageError, UserError
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 DEBUG_ENV = "PAPERKG_DEBUG"
 # click's own exceptions (usage errors exit 2, Exit/Abort) pass through; recent typer vendors click
 CLICK_EXCEPTION = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
@@ -104,6 +105,8 @@ class ErrorHandlingGroup(TyperGroup):
             raise usage_exit(error) from None
         except PASS_THROUGH:
             raise
+        except KeyboardInterrupt:  # Ctrl-C: one line (worker processes ignore it: kg.run.engines)
+            raise fail("interrupted", EXIT_INTERRUPTED) from None
         except Exception as error:
             if os.environ.get(DEBUG_ENV) and not isinstance(error, UserError):
                 raise

@@ -161,6 +161,8 @@ def community_centres(groups, number, pairs, radii: np.ndarray, seed: int) -> np
 
     Communities too small to be named ring the packed ones."""
     n = len(groups)
+    if n == 0:  # a graph without entities (every paper's extraction found none)
+        return np.zeros((0, 2))
     named = [k for k in range(n) if len(groups[k]) >= NAMED_SIZE] or list(range(n))
     between: Counter = Counter()
     for (a, b), weight in pairs.items():

@@ -96,6 +96,8 @@ def read_corpus(paths: list[Path]) -> Corpus:
 
 def why_no_papers(corpus: Corpus) -> str:
     """Why a corpus has no papers: the skip reasons counted, the first one located."""
+    if len(corpus.skipped) == 1:
+        return str(corpus.skipped[0])  # its reason once, not counted and then repeated
     if corpus.skipped:
         reasons = Counter(skipped.reason.split(" (")[0] for skipped in corpus.skipped)
         counted = ", ".join(f"{n} {reason}" for reason, n in reasons.most_common(3))

@@ -19,6 +19,7 @@ cannot be told not to.
 """
 from __future__ import annotations
 
+import errno
 import select
 import signal
 import socket
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Callable
 from urllib.parse import parse_qs, urlsplit
 
+from kg.errors import UserError
 from kg.query.checks import QueryError, QuerySyntaxError, refuse_unsafe, update_form
 from kg.query.pool import Cancelled, LimitError, NotAcceptableAnswer, QueryLimits, WorkerPool
 from kg.query.results import negotiate  # noqa: F401  (part of this module's interface)
@@ -52,10 +54,17 @@ class Endpoint(ThreadingHTTPServer):
 
     daemon_threads = True
     request_queue_size = 128  # the listen backlog: bursts of clients connect instead of being reset
+    pool: WorkerPool | None = None  # started once the port is bound
 
     def __init__(self, store: Callable[[], Path], port: int = 7878, log: Callable[[str], None] | None = None,
                  limits: QueryLimits = QueryLimits()) -> None:
-        super().__init__(("127.0.0.1", port), Handler)
+        try:
+            super().__init__(("127.0.0.1", port), Handler)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                raise PortTaken(f"cannot serve on 127.0.0.1:{port}: the port is in use by another program; "
+                                "choose another with --port (--port 0 takes any free port)") from None
+            raise
         self.source = store
         self.log = log
         self.pool = WorkerPool(limits)
@@ -66,9 +75,14 @@ class Endpoint(ThreadingHTTPServer):
         return f"http://127.0.0.1:{self.server_address[1]}/sparql"
 
     def server_close(self) -> None:
-        """Close the socket and stop the workers."""
+        """Close the socket and stop the workers (if they were started)."""
         super().server_close()
-        self.pool.close()
+        if self.pool is not None:
+            self.pool.close()
+
+
+class PortTaken(UserError):
+    """The port is already bound by another program."""
 
 
 class Handler(BaseHTTPRequestHandler):

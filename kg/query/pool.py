@@ -191,7 +191,8 @@ class WorkerPool:
                 if now >= window:
                     if self._finished == seen or now - started > max(self.limits.timeout, 1.0):
                         raise Busy(f"{self.limits.workers} queries are running and none finished within "
-                                   f"{self.limits.queue_wait:g} s; try again later")
+                                   f"{self.limits.queue_wait:g} s; try again later (kg serve --workers runs more "
+                                   "at once)")
                     window, seen = now + self.limits.queue_wait, self._finished
                 self._ready.wait(min(window - now, 1.0))
 

@@ -34,15 +34,16 @@ def capped(items: Iterable[Any], max_rows: int, what: str) -> list[Any]:
     """The first rows of `items`, or TooLarge when there are more than `max_rows` (0: no cap)."""
     rows = list(islice(items, max_rows + 1)) if max_rows else list(items)
     if max_rows and len(rows) > max_rows:
-        raise TooLarge(f"the answer has more than {max_rows:,} {what} (the limit); add LIMIT or narrow the query")
+        raise TooLarge(f"the answer has more than {max_rows:,} {what} (the limit); add LIMIT, narrow the query, "
+                       "or raise --max-rows (0: no cap)")
     return rows
 
 
 def check_bytes(payload: bytes, max_bytes: int) -> bytes:
     """`payload`, or TooLarge when it is over `max_bytes` (0: no cap)."""
     if max_bytes and len(payload) > max_bytes:
-        raise TooLarge(f"the answer is larger than {max_bytes // 1_000_000:,} MB (the limit); "
-                       "add LIMIT or narrow the query")
+        raise TooLarge(f"the answer is larger than {max_bytes // 1_000_000:,} MB (the endpoint's cap, not an option); "
+                       "add LIMIT or narrow the query, or run it with kg query, which has no size cap")
     return payload
 
 

@@ -174,8 +174,11 @@ def progress_bar(console: Console, disable: bool) -> Progress:
 def print_summary(report: BuildReport, out: Console) -> None:
     """Papers read and skipped (with reasons), entities per type, edges, outputs."""
     stats = report.stats
-    out.print(f"papers: {stats.papers} built from {report.corpus.records} records, "
-              f"{len(report.corpus.skipped)} skipped")
+    records, skipped = report.corpus.records, len(report.corpus.skipped)
+    merged = records - skipped - stats.papers  # records whose abstract an earlier record already had
+    out.print(f"papers: {stats.papers} built from {records} record{'s' * (records != 1)}, {skipped} skipped"
+              + (f", {merged} merged (the same abstract as an earlier record: its paper lists every source)"
+                 if merged > 0 else ""), soft_wrap=True)
     for skipped in report.corpus.skipped:
         out.print(f"  skipped {skipped}", soft_wrap=True, markup=False)
     for header in report.corpus.headers:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import importlib
 import logging
+import signal
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -113,10 +116,26 @@ def run_processes(spec: WorkerSpec, papers: Sequence[Paper], options: EngineOpti
 
     jobs = min(options.jobs, -(-len(papers) // options.chunk))
     context = multiprocessing.get_context("spawn")  # no fork of a threaded parent
-    with context.Pool(jobs, initializer=worker_state, initargs=(spec, True)) as pool:
+    with ignoring_interrupts():  # the workers start with Ctrl-C ignored: the build process alone stops them
+        pool = context.Pool(jobs, initializer=worker_state, initargs=(spec, True))
+    with pool:
         submit = lambda chunk: pool.apply_async(extract_chunk, (spec, chunk))  # noqa: E731
         yield from ordered(map(submit, chunks(papers, options.chunk)), options.in_flight or 2 * jobs + 2,
                            lambda pending: pending.get())
+
+
+@contextmanager
+def ignoring_interrupts() -> Iterator[None]:
+    """SIGINT ignored meanwhile (in the main thread): processes started now inherit that, and Python keeps a
+    signal ignored at start-up, so Ctrl-C reaches the build process only and no worker prints a traceback."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def model_fingerprint(model: str) -> str:
