@@ -12,6 +12,7 @@ ENTITY_TYPES: tuple[str, ...] = get_args(EntityType)
 ROLES: tuple[str, ...] = get_args(Role)
 RELATION_TYPES: tuple[str, ...] = get_args(RelationType)
 DEFAULT_BASE_IRI = "https://w3id.org/paperkg/"  # instance IRIs; the vocabulary is always DEFAULT_BASE_IRI + "vocab#"
+DEFAULT_FORMATS = ("ttl", "graphml", "html")  # what kg build writes without --format
 
 
 @dataclass(frozen=True, order=True)

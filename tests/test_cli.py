@@ -94,12 +94,12 @@ def test_help_pages_show_no_python_type_names(command: tuple[str, ...]) -> None:
 def test_help_lists_the_registered_formats_and_engines() -> None:
     import kg.exporters  # noqa: F401  (registers the built-in exporters)
     from kg.registry import exporters
-    from kg.run.engines import engine_names
+    from kg.registry import engines
 
     from kg.cli import main
 
     assert sorted(main.FORMATS.split(", ")) == sorted(exporters.get_all())
-    assert sorted(main.ENGINE_NAMES.split(", ")) == engine_names()
+    assert sorted(main.ENGINE_NAMES.split(", ")) == sorted(engines.get_all())
     page = " ".join(re.sub(r"[│╭╮╰╯─]", " ", runner.invoke(app, ["build", "--help"]).output).split())
     assert f"from: {main.FORMATS}." in page and f"runs: {main.ENGINE_NAMES}." in page
 

@@ -9,7 +9,7 @@ from kg.cache import entries
 from kg.cache.entries import PaperCache, setup_salt
 from kg.extraction.interface import Extraction
 from kg.query import store as store_module
-from kg.run import atomic
+from kg import durable
 from kg.types import Paper
 
 
@@ -18,7 +18,7 @@ def watch(monkeypatch, module, renames: tuple[str, ...] = ("replace",)) -> list[
     after it was last written."""
     events: list[tuple[str, str]] = []
     synced: dict[str, float] = {}
-    real_sync, real_fsync = atomic.sync_filesystem, atomic.fsync_path
+    real_sync, real_fsync = durable.sync_filesystem, durable.fsync_path
     real_renames = {name: getattr(os, name) for name in renames}
 
     def sync(path: Path) -> None:  # everything written so far is durable: remember each file's mtime
@@ -41,7 +41,7 @@ def watch(monkeypatch, module, renames: tuple[str, ...] = ("replace",)) -> list[
         events.append(("rename", str(target)))
         real_renames[rename](source, target)
 
-    for owner in (module, atomic):
+    for owner in (module, durable):
         for name in ("sync_filesystem", "fsync_path"):
             if hasattr(owner, name):
                 monkeypatch.setattr(owner, name, sync if name == "sync_filesystem" else fsync)

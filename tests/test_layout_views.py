@@ -29,12 +29,26 @@ def test_large_graph_uses_community_layout_and_stays_deterministic():
     assert len(set(first.values())) == G.number_of_nodes()
 
 
-def test_communities_are_numbered_by_size_then_smallest_node(make_graph):
-    G = nx.Graph([("a", "b"), ("b", "c"), ("c", "a"), ("x", "y")])
-    G.add_node("lonely")
-    found = layout.communities(G, seed=1)
-    assert found == {"a": 0, "b": 0, "c": 0, "x": 1, "y": 1, "lonely": 2}
-    assert layout.communities(make_graph()) == layout.communities(make_graph())
+def test_graphml_and_the_page_share_one_community_detection(make_graph):
+    import io
+
+    from kg.exporters.graphml import write_graphml
+    from kg.exporters.html_map import build_map
+
+    G = make_graph()
+    page = build_map(G).community
+    handle = io.StringIO()
+    write_graphml(G, handle)
+    handle.seek(0)
+    written = nx.read_graphml(handle)
+    assert page and {node: int(data["community"]) for node, data in written.nodes(data=True)} == \
+        {str(node): page.get(node, layout.NO_COMMUNITY) for node in G}
+    for view in ("papers", "entities"):  # a view keeps each node's community of the full graph
+        handle = io.StringIO()
+        write_graphml(G, handle, view=view)
+        handle.seek(0)
+        assert all(int(data["community"]) == page.get(node, layout.NO_COMMUNITY)
+                   for node, data in nx.read_graphml(handle).nodes(data=True))
 
 
 def test_degree_and_pagerank_on_the_undirected_view(make_graph):

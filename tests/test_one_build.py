@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 from kg.cli.main import app
 from kg.run.atomic import TEMP_PREFIX
-from kg.run.manifest import KILL_ENV, MANIFEST, digest, read_manifest
+from kg.run.manifest import MANIFEST, digest, read_manifest
+from tests.support import ROOT
 
 FORMATS = "ttl,graphml,html"
 NAMES = ("graph.graphml", "graph.html", "graph.ttl")
@@ -22,15 +23,48 @@ POINTS = ["before-manifest", "after-manifest", "after-rename-1", "after-rename-2
 runner = CliRunner()
 
 
+# `kg build` that kills itself (SIGKILL, as `kill -9` would) at a point of publishing: before the manifest is
+# written, after it, or after the n-th rename; the hooks wrap kg.run.manifest's helpers from outside.
+KILLING_BUILD = """
+import os, signal, sys
+from contextlib import contextmanager
+from kg.run import manifest
+
+point, renames = sys.argv[1], []
+die = lambda: os.kill(os.getpid(), signal.SIGKILL)
+atomic_path, commit = manifest.atomic_path, manifest.commit
+
+@contextmanager
+def killing_atomic_path(target):
+    if point == "before-manifest":
+        die()
+    with atomic_path(target) as path:
+        yield path
+    if point == "after-manifest":
+        die()
+
+def killing_commit(temporary, target):
+    commit(temporary, target)
+    renames.append(target)
+    if point == f"after-rename-{len(renames)}":
+        die()
+
+manifest.atomic_path, manifest.commit = killing_atomic_path, killing_commit
+from kg.cli.main import app
+sys.argv = ["kg", *sys.argv[2:]]
+app()
+"""
+
+
 def build(inputs: Path, out: Path, kill_at: str | None = None) -> subprocess.CompletedProcess:
     """`kg build` in its own process, killing itself at `kill_at`."""
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    env.pop(KILL_ENV, None)
-    if kill_at:
-        env[KILL_ENV] = kill_at
-    return subprocess.run([sys.executable, "-m", "kg", "build", str(inputs), "--out", str(out), "--model", "blank",
-                           "--extractors", "rules", "--format", FORMATS, "--quiet", "--no-cache"],
-                          capture_output=True, text=True, timeout=300, env=env)
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8",
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")]))}
+    command = ["build", str(inputs), "--out", str(out), "--model", "blank", "--extractors", "rules",
+               "--format", FORMATS, "--quiet", "--no-cache"]
+    launcher = ["-c", KILLING_BUILD, kill_at] if kill_at else ["-m", "kg"]
+    return subprocess.run([sys.executable, *launcher, *command], capture_output=True, text=True, timeout=300,
+                          env=env, cwd=ROOT)
 
 
 def papers(count: int, folder: Path) -> Path:

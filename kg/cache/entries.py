@@ -12,7 +12,7 @@ from typing import Any
 
 from kg.cache.admin import TEMPORARY_PREFIX, entry_path
 from kg.extraction.interface import Extraction
-from kg.run.atomic import sync_filesystem
+from kg.durable import sync_filesystem
 from kg.types import Mention, MentionRelation, Paper
 
 log = logging.getLogger(__name__)

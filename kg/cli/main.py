@@ -25,7 +25,7 @@ from kg.cli.train import train_command
 from kg.cli.serve import serve_command
 from kg.nlp import DEFAULT_MODEL
 from kg.text.iri import base_iri_problem
-from kg.types import DEFAULT_BASE_IRI
+from kg.types import DEFAULT_BASE_IRI, DEFAULT_FORMATS
 
 app = typer.Typer(cls=ErrorHandlingGroup, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Build a knowledge graph from paper abstracts.",
@@ -33,7 +33,6 @@ app = typer.Typer(cls=ErrorHandlingGroup, add_completion=False, no_args_is_help=
                                   "kg query exports/graph.ttl --list", "kg eval gold.jsonl --diff"))
 err = Console(stderr=True, highlight=False)
 out = Console(highlight=False)
-DEFAULT_FORMATS = "ttl,graphml,html"
 FORMATS = "ttl, nt, jsonld, graphml, html"  # the built-in exporters (a test keeps this in step with the registry)
 ENGINE_NAMES = "local, dask"  # the built-in engines (a test keeps this in step with the registry)
 
@@ -68,7 +67,7 @@ def build(
     paths: List[Path] = typer.Argument(..., metavar="PATH",
                                        help="Input files or directories (.txt listings, .jsonl, .csv)."),
     out_dir: Path = typer.Option(Path("exports"), "--out", "-o", metavar="DIR", help="Output directory."),
-    formats: str = typer.Option(DEFAULT_FORMATS, "--format", "-f", metavar="FORMAT,...",
+    formats: str = typer.Option(",".join(DEFAULT_FORMATS), "--format", "-f", metavar="FORMAT,...",
                                 help=f"Comma-separated exporters, from: {FORMATS}."),
     views: str = typer.Option("full", "--view", metavar="VIEW,...",
                               help="GraphML views, comma-separated: full (graph.graphml), "

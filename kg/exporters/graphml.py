@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Mapping
 
 import networkx as nx
 
+from kg.exporters.html_map import topic_communities
 from kg.exporters.layout import hex_to_rgb, node_metrics, type_color
 from kg.exporters.target import Target, text_output
 from kg.registry import exporters
@@ -71,9 +72,9 @@ def shorten(text: str, limit: int = EVIDENCE_LENGTH) -> str:
     return shorten_text(text, limit)
 
 
-def node_values(H: nx.Graph, seed: int) -> Iterable[tuple[Any, dict[str, Any]]]:
-    """Each node with the values of the declared node keys."""
-    metrics = node_metrics(H, seed)
+def node_values(H: nx.Graph, seed: int, community: Mapping[Any, int]) -> Iterable[tuple[Any, dict[str, Any]]]:
+    """Each node with the values of the declared node keys (`community`: the full graph's topics)."""
+    metrics = node_metrics(H, seed, community)
     for node, data in H.nodes(data=True):
         node_type = "paper" if data.get("kind") == "paper" else data.get("type")
         red, green, blue = hex_to_rgb(type_color(node_type))
@@ -115,9 +116,9 @@ def data_lines(values: dict[str, Any], keys: dict[str, tuple[str, str]], indent:
     return lines
 
 
-def graphml_lines(H: nx.Graph, seed: int) -> Iterator[str]:
+def graphml_lines(H: nx.Graph, seed: int, community: Mapping[Any, int]) -> Iterator[str]:
     """The GraphML document for a graph, line by line (two passes: keys in use, then the data)."""
-    node_keys = used_keys(NODE_KEYS, (values for _, values in node_values(H, seed)), 0)
+    node_keys = used_keys(NODE_KEYS, (values for _, values in node_values(H, seed, community)), 0)
     edge_keys = used_keys(EDGE_KEYS, (values for _, _, values in edge_values(H)), len(node_keys))
     yield "<?xml version='1.0' encoding='utf-8'?>"
     yield (f'<graphml xmlns="{NAMESPACE}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"'
@@ -126,7 +127,7 @@ def graphml_lines(H: nx.Graph, seed: int) -> Iterator[str]:
         for name, (key_id, kind) in keys.items():
             yield f'  <key id="{key_id}" for="{domain}" attr.name="{name}" attr.type="{kind}"/>'
     yield f'  <graph id="G" edgedefault="{"directed" if H.is_directed() else "undirected"}">'
-    for node, values in node_values(H, seed):
+    for node, values in node_values(H, seed, community):
         yield f'    <node id="{xml_text(str(node), True)}">'
         yield from data_lines(values, node_keys, "      ")
         yield "    </node>"
@@ -155,7 +156,7 @@ def used_keys(declared: tuple[tuple[str, str], ...], records: Iterable[dict[str,
 def write_graphml(G: nx.DiGraph, path: Target, view: str = "full", seed: int = 42) -> None:
     """Write `view` (full|papers|entities) of the graph as Gephi-ready GraphML, UTF-8, streamed (a path or an open file)."""
     with text_output(path) as handle:
-        for line in graphml_lines(project(G, view), seed):
+        for line in graphml_lines(project(G, view), seed, topic_communities(G, seed).community):
             handle.write(line + "\n")
 
 

@@ -20,7 +20,7 @@ import igraph
 import networkx as nx
 import numpy as np
 
-from kg.exporters.layout import seeded
+from kg.exporters.layout import memo, seeded
 
 Node = Hashable
 CORE_LIMIT = 1500  # entities on the first view
@@ -91,19 +91,51 @@ def strongest(pairs: Counter, G: nx.DiGraph, keep: int = PARTNERS) -> list[tuple
     return [(a, b, pairs[(a, b)]) for a, b in sorted(kept, key=lambda p: (order[p[0]], order[p[1]]))]
 
 
-def build_map(G: nx.DiGraph, seed: int = 42, limit: int = CORE_LIMIT) -> Map:
-    """The whole map of `G`: deterministic for the same graph and seed."""
+@dataclass(frozen=True)
+class Topics:
+    """The graph's one community detection (the page's map and GraphML's `community` both read it)."""
+
+    min_papers: int
+    pairs: Counter  # papers naming each pair of entities
+    core_pairs: dict  # the pairs among core entities
+    groups: list[list[Node]]  # core entities by community, largest first
+    community: dict[Node, int]  # core entities; papers naming one; other entities through their papers
+
+
+def topic_communities(G: nx.DiGraph, seed: int = 42, limit: int = CORE_LIMIT) -> Topics:
+    """Weighted Louvain communities of the core entities' co-occurrence, extended to papers and other entities
+    by majority (computed once per graph: exporters of one build share it)."""
+    return memo(G, ("topics", seed, limit), lambda: _topics(G, seed, limit))
+
+
+def _topics(G: nx.DiGraph, seed: int, limit: int) -> Topics:
     min_papers = default_min_papers(G, limit)
     core = [n for n, d in G.nodes(data=True) if d.get("kind") == "entity" and int(d.get("papers") or 0) >= min_papers]
     pairs = cooccurrence(G)
     core_set = set(core)
     core_pairs = {p: w for p, w in pairs.items() if p[0] in core_set and p[1] in core_set}
-    membership = louvain(core, core_pairs, seed)
-    groups = numbered_groups(core, membership, G)
-    pos, community, communities = place_core(G, groups, core_pairs, seed)
-    place_rest(G, pos, community, seed)
-    return Map(min_papers, {n: (round(pos[n][0], 1) + 0.0, round(pos[n][1], 1) + 0.0) for n in G},
-               community, communities, strongest(pairs, G))
+    groups = numbered_groups(core, louvain(core, core_pairs, seed), G)
+    community = {node: k for k, group in enumerate(groups) for node in group}
+    for node, data in G.nodes(data=True):  # a paper joins the community most of its core entities are in
+        named = [e for e, d in G.succ[node].items() if d.get("kind") == "mention" and e in core_set]
+        if data.get("kind") == "paper" and named:
+            community[node] = Counter(community[e] for e in named).most_common(1)[0][0]
+    for node, data in G.nodes(data=True):  # another entity: the community most of its papers are in
+        if data.get("kind") == "paper" or node in core_set:
+            continue
+        papers = [p for p, d in G.pred[node].items() if d.get("kind") == "mention"]
+        if papers and papers[0] in community:
+            community[node] = Counter(community[p] for p in papers if p in community).most_common(1)[0][0]
+    return Topics(min_papers, pairs, core_pairs, groups, community)
+
+
+def build_map(G: nx.DiGraph, seed: int = 42, limit: int = CORE_LIMIT) -> Map:
+    """The whole map of `G`: deterministic for the same graph and seed."""
+    topics = topic_communities(G, seed, limit)
+    pos, communities = place_core(G, topics.groups, topics.core_pairs, topics.community, seed)
+    place_rest(G, pos, seed)
+    return Map(topics.min_papers, {n: (round(pos[n][0], 1) + 0.0, round(pos[n][1], 1) + 0.0) for n in G},
+               dict(topics.community), communities, strongest(topics.pairs, G))
 
 
 def louvain(nodes: list[Node], pairs: dict, seed: int) -> list[int]:
@@ -137,9 +169,8 @@ def top_entities(G: nx.DiGraph, members: list[Node], count: int = NAME_ENTITIES)
     return tuple(ranked[:count])
 
 
-def place_core(G: nx.DiGraph, groups: list[list[Node]], pairs: dict, seed: int):
-    """Positions of core entities, their community numbers and the Community records."""
-    number = {node: k for k, group in enumerate(groups) for node in group}
+def place_core(G: nx.DiGraph, groups: list[list[Node]], pairs: dict, number: dict, seed: int):
+    """Positions of core entities and the Community records."""
     radii = np.array([SPACING * math.sqrt(len(g)) * 0.75 + SPACING for g in groups])
     centres = community_centres(groups, number, pairs, radii, seed)
     pos: dict[Node, tuple[float, float]] = {}
@@ -153,7 +184,7 @@ def place_core(G: nx.DiGraph, groups: list[list[Node]], pairs: dict, seed: int):
         communities.append(Community(k, name, top, len(group),
                                      papers_of(G, group), round(float(centres[k][0]), 1) + 0.0,
                                      round(float(centres[k][1]), 1) + 0.0, round(float(radii[k]), 1)))
-    return pos, number, communities
+    return pos, communities
 
 
 def community_centres(groups, number, pairs, radii: np.ndarray, seed: int) -> np.ndarray:
@@ -227,7 +258,7 @@ def fill_disk(coords: np.ndarray) -> np.ndarray:
     return coords * (target / np.maximum(distance, 1e-9))[:, None]
 
 
-def place_rest(G: nx.DiGraph, pos: dict, community: dict, seed: int) -> None:
+def place_rest(G: nx.DiGraph, pos: dict, seed: int) -> None:
     """Papers near their core entities' centroid, other entities near their papers' centroid."""
     rng = np.random.default_rng(seed)
     stray: list[Node] = []
@@ -239,7 +270,6 @@ def place_rest(G: nx.DiGraph, pos: dict, community: dict, seed: int) -> None:
             stray.append(node)
             continue
         pos[node] = jitter(np.mean([pos[e] for e in core], axis=0), rng, SPACING * 0.9)
-        community[node] = Counter(community[e] for e in core).most_common(1)[0][0]
     ring(pos, stray, rng)
     for node, data in G.nodes(data=True):
         if node in pos:
@@ -247,8 +277,6 @@ def place_rest(G: nx.DiGraph, pos: dict, community: dict, seed: int) -> None:
         papers = [p for p, d in G.pred[node].items() if d.get("kind") == "mention" and p in pos]
         centre = np.mean([pos[p] for p in papers], axis=0) if papers else np.zeros(2)
         pos[node] = jitter(centre, rng, SPACING * 0.8)
-        if papers and papers[0] in community:
-            community[node] = Counter(community[p] for p in papers if p in community).most_common(1)[0][0]
 
 
 def jitter(centre: np.ndarray, rng: np.random.Generator, radius: float) -> tuple[float, float]:

@@ -1,10 +1,11 @@
 """Deterministic positions, communities, degree, PageRank and per-type colours for exporters.
 
 Everything here is a pure function of the graph and a seed, computed on the simple undirected
-graph (igraph, in C: Louvain and Fruchterman-Reingold take well under a second at ~15k nodes),
-and rounded so that exports are byte-stable. Graphs of up to `SPRING_LIMIT` nodes get one
-force-directed layout; larger ones place each Louvain community on a Vogel spiral (largest at
-the centre) and lay out each community on its own.
+graph (igraph, in C: Fruchterman-Reingold takes well under a second at ~15k nodes), and rounded
+so that exports are byte-stable. Graphs of up to `SPRING_LIMIT` nodes get one force-directed
+layout; larger ones place each community on a Vogel spiral (largest at the centre) and lay out
+each community on its own. Communities are not found here: callers pass the graph's one
+detection (`kg.exporters.html_map.topic_communities`, which the page's map shows too).
 """
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ TYPE_COLORS: dict[str, str] = {
     "dataset": "#2ca02c", "task": "#d62728", "metric": "#9467bd",
 }
 OTHER_COLOR = "#17becf"
+NO_COMMUNITY = -1  # a node in none of the graph's topic communities
 
 
 def memo(G: nx.Graph, key: tuple, compute: Callable[[], T]) -> T:
@@ -98,37 +100,21 @@ def pagerank(G: nx.Graph, alpha: float = 0.85, tol: float = 1e-10, max_iter: int
     return {node: round(float(rank[i]), digits) for i, node in enumerate(found.nodes)}
 
 
-def communities(G: nx.Graph, seed: int = 42) -> dict[Node, int]:
-    """Louvain community of each node, numbered 0.. by size (largest first) then smallest node."""
-    return dict(memo(G, ("communities", seed), lambda: _louvain(G, seed)))
+def positions(G: nx.Graph, seed: int = 42, digits: int = 1,
+              community: Mapping[Node, int] | None = None) -> dict[Node, tuple[float, float]]:
+    """Deterministic (x, y) for every node, rounded to `digits` decimals (computed once per graph). A large
+    graph is laid out by `community` (the graph's topics: kg.exporters.html_map; nodes without one together)."""
+    key = ("positions", seed, digits, len(community or ()))
+    return dict(memo(G, key, lambda: _positions(G, seed, digits, community or {})))
 
 
-def _louvain(G: nx.Graph, seed: int) -> dict[Node, int]:
-    """Louvain (igraph multilevel) on the simple undirected graph, numbered as `communities` says."""
-    found = indexed(G)
-    if not found.nodes:
-        return {}
-    with seeded(seed):
-        membership = found.graph.community_multilevel().membership
-    groups: dict[int, list[Node]] = {}
-    for node, group in zip(found.nodes, membership):
-        groups.setdefault(group, []).append(node)
-    ordered = sorted(groups.values(), key=lambda group: (-len(group), min(str(n) for n in group)))
-    return {node: number for number, group in enumerate(ordered) for node in group}
-
-
-def positions(G: nx.Graph, seed: int = 42, digits: int = 1) -> dict[Node, tuple[float, float]]:
-    """Deterministic (x, y) for every node, rounded to `digits` decimals (computed once per graph)."""
-    return dict(memo(G, ("positions", seed, digits), lambda: _positions(G, seed, digits)))
-
-
-def _positions(G: nx.Graph, seed: int, digits: int) -> dict[Node, tuple[float, float]]:
+def _positions(G: nx.Graph, seed: int, digits: int, community: Mapping[Node, int]) -> dict[Node, tuple[float, float]]:
     """One force-directed layout when small, else communities packed on a spiral."""
     found = indexed(G)
     if len(found.nodes) <= SPRING_LIMIT:
         raw = dict(zip(found.nodes, spring(found.graph, seed)))
     else:
-        raw = clustered(G, seed, communities(G, seed))
+        raw = clustered(G, seed, {node: community.get(node, NO_COMMUNITY) for node in found.nodes})
     return {node: (round(float(x), digits) + 0.0, round(float(y), digits) + 0.0)
             for node, (x, y) in ((node, raw[node]) for node in G)}
 
@@ -161,7 +147,7 @@ def clustered(G: nx.Graph, seed: int, community: Mapping[Node, int]) -> dict[Nod
         members.setdefault(community[node], []).append(vertex)
     pos: dict[Node, tuple[float, float]] = {}
     filled = 0.0  # area used so far, in units of SPACING²
-    for number in sorted(members):
+    for number in sorted(members, key=lambda n: (n == NO_COMMUNITY, n)):  # nodes in no community last
         vertices = members[number]
         size = len(vertices)
         radius = math.sqrt(filled + size / 2) / math.sqrt(math.pi) * SPACING * 1.15
@@ -184,13 +170,15 @@ def local_layout(graph: igraph.Graph, vertices: list[int], seed: int) -> np.ndar
     return points
 
 
-def node_metrics(G: nx.Graph, seed: int = 42) -> dict[Node, dict[str, float | int]]:
-    """Per node: community, degree, pagerank, x, y and display size, all deterministic."""
-    community = communities(G, seed)
+def node_metrics(G: nx.Graph, seed: int = 42,
+                 community: Mapping[Node, int] | None = None) -> dict[Node, dict[str, float | int]]:
+    """Per node: community (from `community`, the graph's topics; NO_COMMUNITY for none), degree, pagerank, x, y
+    and display size, all deterministic."""
+    community = community or {}
     degree = degrees(G)
     rank = pagerank(G)
-    pos = positions(G, seed)
-    return {node: {"community": community[node], "degree": degree[node], "pagerank": rank[node],
+    pos = positions(G, seed, community=community)
+    return {node: {"community": community.get(node, NO_COMMUNITY), "degree": degree[node], "pagerank": rank[node],
                    "x": pos[node][0], "y": pos[node][1], "size": node_size(degree[node])}
             for node in G}
 

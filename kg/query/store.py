@@ -29,7 +29,7 @@ from typing import Callable
 import pyoxigraph as ox
 
 from kg.errors import UserError
-from kg.run.atomic import commit, fsync_path, sync_filesystem
+from kg.durable import commit, file_digest, fsync_path, sync_filesystem
 
 STORE_ENV = "PAPERKG_STORE_DIR"
 RDF_SUFFIXES = {".ttl": "TURTLE", ".nt": "N_TRIPLES", ".jsonld": "JSON_LD"}
@@ -177,11 +177,7 @@ def export_digest(export: Path, store_dir: Path) -> tuple[str, os.stat_result, b
             return saved["digest"], stat, True
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    digest = hashlib.sha256()
-    with open(export, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest(), stat, False
+    return file_digest(export), stat, False
 
 
 def remember(export: Path, store_dir: Path, digest: str, stat: os.stat_result, key: str) -> None:

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from kg.durable import commit, file_digest, fsync_path, sync_filesystem  # noqa: F401  (re-exported)
 from kg.errors import UserError
 
 try:
@@ -37,45 +38,8 @@ def temporary_path(target: Path) -> Path:
     return target.with_name(f"{TEMP_PREFIX}{os.getpid()}-{target.name}")
 
 
-def fsync_path(path: Path, directory: bool = False) -> None:
-    """Flush a file's (or a folder's entries') data to disk; folders that cannot be opened are skipped."""
-    try:
-        fd = os.open(path, os.O_RDONLY | (getattr(os, "O_DIRECTORY", 0) if directory else 0))
-    except OSError:
-        if directory:
-            return
-        raise
-    try:
-        os.fsync(fd)
-    except OSError as error:
-        if not directory or error.errno not in (errno.EINVAL, errno.EBADF):
-            raise
-    finally:
-        os.close(fd)
 
 
-def sync_filesystem(path: Path) -> None:
-    """Flush every file written on the filesystem holding `path` (Linux `syncfs`: one call makes a batch of new
-    files durable, where an fsync per file costs milliseconds each; elsewhere `os.sync`)."""
-    try:
-        import ctypes
-
-        syncfs = ctypes.CDLL(None, use_errno=True).syncfs
-    except (OSError, AttributeError):
-        os.sync()
-        return
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        if syncfs(fd) != 0:
-            os.sync()
-    finally:
-        os.close(fd)
-
-
-def commit(temporary: Path, target: Path) -> None:
-    """Flush `temporary` and rename it over `target`."""
-    fsync_path(temporary)
-    os.replace(temporary, target)
 
 
 def discard(*paths: Path) -> None:

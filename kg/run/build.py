@@ -24,9 +24,7 @@ from kg.run.manifest import output_folder
 from kg.run.outputs import choose_writers, write_exports
 from kg.run.pipeline import BuildStats, assemble, extract_all
 from kg.run.timing import stage
-from kg.types import DEFAULT_BASE_IRI
-
-DEFAULT_FORMATS = ("ttl", "graphml", "html")
+from kg.types import DEFAULT_BASE_IRI, DEFAULT_FORMATS
 
 
 @dataclass(frozen=True)

@@ -50,11 +50,6 @@ class ExtractSpec:
                 "code": code_digest(*([module] if module else []))}
 
 
-def as_spec(make_extract: Callable[[], ExtractFn] | ExtractSpec) -> ExtractSpec:
-    """Wrap a bare factory (called without arguments) as a spec."""
-    return make_extract if isinstance(make_extract, ExtractSpec) else ExtractSpec(make_extract)
-
-
 @dataclass(frozen=True)
 class WorkerSpec:
     """Everything a worker needs to extract: the model and the extraction spec."""
@@ -73,11 +68,6 @@ class EngineOptions:
     scheduler: str | None = None
     chunk: int = CHUNK
     in_flight: int = field(default=0)  # chunks submitted ahead; 0 = 2 per worker + 2
-
-
-def engine_names() -> list[str]:
-    """The registered engines (built-in: local, dask)."""
-    return sorted(engines.get_all())
 
 
 def run_extraction(spec: WorkerSpec, papers: Sequence[Paper], options: EngineOptions) -> Iterator[Extraction]:

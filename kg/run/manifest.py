@@ -11,45 +11,24 @@ the same build gives the same manifest.
 """
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import signal
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
 from kg.run.atomic import TEMP_PREFIX, OutputLock, atomic_path, commit, fsync_path, remove_leftovers
+from kg.durable import file_digest as digest
 
 MANIFEST = ".kg-manifest.json"
-KILL_ENV = "PAPERKG_TEST_KILL_AT"  # tests: the build kills itself (SIGKILL) at the named point of publish
-
-
-def kill_point(name: str) -> None:
-    """Die at once, as `kill -9` would, when the test hook names this point."""
-    if os.environ.get(KILL_ENV) == name:
-        os.kill(os.getpid(), signal.SIGKILL)
-
-
-def digest(path: Path) -> str:
-    """The SHA-256 of a file's bytes."""
-    found = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            found.update(chunk)
-    return found.hexdigest()
 
 
 def publish(folder: Path, temporary: dict[Path, Path]) -> None:
     """Make the temporary files (final path -> temporary path) the folder's files, as one build."""
     files = {final.name: digest(temp) for final, temp in sorted(temporary.items())}
-    kill_point("before-manifest")
     with atomic_path(folder / MANIFEST) as path:
         path.write_text(json.dumps({"files": files}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    kill_point("after-manifest")
-    for number, (final, temp) in enumerate(sorted(temporary.items()), start=1):
+    for final, temp in sorted(temporary.items()):
         commit(temp, final)
-        kill_point(f"after-rename-{number}")
     fsync_path(folder, directory=True)
 
 

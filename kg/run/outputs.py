@@ -10,6 +10,7 @@ import networkx as nx
 from kg.run.atomic import discard, temporary_path
 from kg.run.manifest import publish
 from kg.run.forked import ForkedError, can_fork, run_forked
+from kg.exporters.html_map import topic_communities
 from kg.exporters.layout import node_metrics
 from kg.registry import UnknownNameError, exporters, lookup
 from kg.run.timing import stage, timed
@@ -92,7 +93,7 @@ def run_writers(graph: nx.DiGraph, writers: list[tuple[str, Callable]], paths: d
     """Run each writer on its path (forked when several may run at once), yielding each name as it starts."""
     if processes > 1 and len(writers) > 1 and can_fork() and graph.number_of_nodes() <= PARALLEL_EXPORT_NODES:
         writers = sorted(writers, key=lambda named: uses_layout(named[1]))  # stable: layout-free ones first
-        warm_up = partial(timed, stages, "layout", partial(node_metrics, graph))
+        warm_up = partial(timed, stages, "layout", partial(warm_layout, graph))
         with stage(stages, "exports (parallel wall)"):
             seconds = run_forked({name: partial(write, graph, paths[name]) for name, write in writers}, processes,
                                  warm_up if any(uses_layout(write) for _, write in writers) else None)
@@ -102,6 +103,11 @@ def run_writers(graph: nx.DiGraph, writers: list[tuple[str, Callable]], paths: d
         yield name
         with stage(stages, f"export {name}"):
             write(graph, paths[name])
+
+
+def warm_layout(graph: nx.DiGraph) -> None:
+    """The topics and GraphML's metrics of the full graph, computed before the writers fork (they share them)."""
+    node_metrics(graph, community=topic_communities(graph).community)
 
 
 def named_error(error: BaseException, path: Path) -> BaseException:
