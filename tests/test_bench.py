@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 import json
+import resource
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -43,6 +44,23 @@ def test_bench_runs_every_measurement_on_a_tiny_corpus(listing: Path, tmp_path: 
         assert cold["page"]["interactive_ms"] > 0 and cold["page"]["problems"] == []
     assert dask["docs"] == cold["docs"] and dask["peak_each_mb"]  # the worker was sampled
     assert "dask cold, 1 worker:" in result.output and "driver peak RSS" in result.output
+    assert all(m["cpu_seconds"] > 0 for m in measured) and "s CPU" in result.output  # CPU beside wall time
+
+
+def test_a_measurement_counts_the_cpu_of_the_workers_it_waited_for(listing: Path) -> None:
+    from kg.extractors import extract_spec
+    from kg.quality.bench import full_build
+    from kg.run.build import BuildConfig
+
+    def children() -> float:
+        used = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return used.ru_utime + used.ru_stime
+
+    config = BuildConfig(extract_spec(("rules",)), model="blank", jobs=2, use_cache=False, formats=("ttl",))
+    before = children()
+    measured = full_build("two jobs", [listing], config)
+    workers = children() - before  # the two spawned workers, ended and waited for within the measurement
+    assert workers > 0 and measured.cpu_seconds >= workers and measured.docs == 3
 
 
 def test_dask_worker_counts_must_be_positive_integers(listing: Path) -> None:

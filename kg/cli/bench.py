@@ -57,7 +57,8 @@ def bench_command(
             out.print(f"run {run + 1}/{runs}", style="bold")
             for measurement in one_run(paths, extra, model, spec, jobs, work / f"run{run}",
                                        parse, serial, incremental, workers, page):
-                out.print(f"  {measurement.label}: {measurement.seconds:.1f}s", markup=False)
+                out.print(f"  {measurement.label}: {measurement.seconds:.1f}s wall, {measurement.cpu_seconds:.1f}s CPU",
+                          markup=False)
                 results.append(measurement)
     report(results, jobs)
     if json_path:
@@ -132,7 +133,8 @@ def medians(results: list[Measurement]) -> dict[str, Measurement]:
             label, group[0].docs, statistics.median(m.seconds for m in group), stages,
             statistics.median(m.peak_rss_mb for m in group), statistics.median(m.peak_children_mb for m in group),
             statistics.median(m.peak_tree_mb for m in group), group[-1].note, group[-1].peak_each_mb,
-            group[-1].outputs, group[-1].page)  # the last run's processes, files and page
+            group[-1].outputs, group[-1].page,  # the last run's processes, files and page
+            cpu_seconds=statistics.median(m.cpu_seconds for m in group))
     return merged
 
 
@@ -140,12 +142,15 @@ def report(results: list[Measurement], jobs: int) -> None:
     """Print medians per measurement, per stage, and the ratios against the targets."""
     merged = medians(results)
     runs = max(len([m for m in results if m.label == label]) for label in merged)
-    table = Table("measurement", "docs", "seconds", "docs/s", "RSS MB", "worker MB", "tree PSS MB",
-                  title=f"median of {runs} run(s); RSS = peak of the build process, worker = largest child, "
+    table = Table("measurement", "docs", "seconds", "CPU s", "docs/s", "RSS MB", "worker MB", "tree PSS MB",
+                  title=f"median of {runs} run(s); CPU = user + system time of the process and its workers (more "
+                        "than seconds × processes: library threads ran besides them); RSS = peak of the build "
+                        "process, worker = largest child, "
                         "tree PSS = sampled peak of the summed proportional set size of all processes "
                         "(shared pages counted once)")
     for m in merged.values():
-        table.add_row(m.label, str(m.docs), f"{m.seconds:.2f}", f"{m.docs_per_second:.1f}", f"{m.peak_rss_mb:.0f}",
+        table.add_row(m.label, str(m.docs), f"{m.seconds:.2f}", f"{m.cpu_seconds:.2f}", f"{m.docs_per_second:.1f}",
+                      f"{m.peak_rss_mb:.0f}",
                       f"{m.peak_children_mb:.0f}", f"{m.peak_tree_mb:.0f}")
     out.print(table)
     for m in merged.values():

@@ -24,6 +24,7 @@ from kg.cli.query import query_command
 from kg.cli.train import train_command
 from kg.cli.serve import serve_command
 from kg.nlp import DEFAULT_MODEL
+from kg.run.threads import limit_threads
 from kg.text.iri import base_iri_problem
 from kg.types import DEFAULT_BASE_IRI, DEFAULT_FORMATS
 
@@ -56,6 +57,7 @@ def main(
                                  help="Print the version and exit."),
 ) -> None:
     """paperkg: methods, models, datasets, tasks and metrics from abstracts, as a graph."""
+    limit_threads(1)  # one thread per library pool in this process and every process it starts (--jobs scales)
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(message)s")
 
 

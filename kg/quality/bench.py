@@ -43,6 +43,8 @@ class Measurement:
     peak_each_mb: list[float] = field(default_factory=list)  # sampled peak RSS of each descendant (workers)
     outputs: dict[str, int] = field(default_factory=dict)  # bytes per output file
     page: dict[str, Any] = field(default_factory=dict)  # the HTML page in headless Chromium (kg.quality.page_bench)
+    cpu_seconds: float = 0.0  # user + system CPU of the process and the workers it waited for: > seconds × jobs
+    # means library thread pools ran besides the workers (oversubscription)
 
     @property
     def docs_per_second(self) -> float:
@@ -94,6 +96,12 @@ def proportional(proc: Any) -> int:
     return getattr(full, "pss", None) or full.rss
 
 
+def cpu_now() -> float:
+    """CPU seconds (user + system) used so far by this process and its children that have ended."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def fill_memory(measurement: Measurement, tree: TreeMemory) -> Measurement:
     """Record ru_maxrss of this process and its children (Linux reports KiB) and the tree peak."""
     measurement.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -114,6 +122,7 @@ def bare_parse(paths: list[Path], model: str, fast: bool = False) -> Measurement
 
     texts = [strip_markup(p.abstract).text for p in read_corpus(paths).papers]
     stages: dict[str, float] = {}
+    started = cpu_now()
     with TreeMemory() as tree:
         with stage(stages, "load model"):
             nlp, _ = load_nlp(model, fast=fast)
@@ -121,7 +130,8 @@ def bare_parse(paths: list[Path], model: str, fast: bool = False) -> Measurement
             for _ in nlp.pipe(texts, batch_size=64):
                 pass
     label = "parse, paperkg components" if fast else "bare parse"
-    return fill_memory(Measurement(label, len(texts), sum(stages.values()), stages), tree)
+    return fill_memory(Measurement(label, len(texts), sum(stages.values()), stages,
+                                   cpu_seconds=cpu_now() - started), tree)
 
 
 def full_build(label: str, paths: list[Path], config: BuildConfig, page: bool = False) -> Measurement:
@@ -129,13 +139,16 @@ def full_build(label: str, paths: list[Path], config: BuildConfig, page: bool = 
     its HTML page is then opened in headless Chromium (when installed)."""
     formats, missing = available_formats(config.formats)
     with tempfile.TemporaryDirectory(prefix="kg-bench-") as out:
+        started = cpu_now()
         with TreeMemory() as tree:
             report = build(paths, replace(config, formats=formats), Path(out))
+        cpu = cpu_now() - started
         note = f"exporters missing: {', '.join(missing)}" if missing else ""
         if report.cache:
             note = "; ".join(filter(None, [note, "cache " + report.cache.split(" in ")[0]]))
         measurement = fill_memory(Measurement(label, report.stats.papers, report.seconds, report.stages, note=note,
-                                              outputs={p.name: p.stat().st_size for p in report.outputs}), tree)
+                                              outputs={p.name: p.stat().st_size for p in report.outputs},
+                                              cpu_seconds=cpu), tree)
         html = Path(out) / "graph.html"
         if page and html.is_file():
             measurement.page = page_figures(html)

@@ -29,6 +29,7 @@ from multiprocessing.connection import Connection
 from typing import Any, Callable
 
 from kg.query.checks import QueryError, QuerySyntaxError
+from kg.run.threads import thread_environment
 
 POLL_SECONDS = 0.1
 
@@ -91,7 +92,8 @@ class Worker:
 
     def __init__(self, limits: QueryLimits, quick: bool = False) -> None:
         ours, theirs = socket.socketpair()
-        env = {**os.environ, "MALLOC_ARENA_MAX": "2", "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        env = {**os.environ, **thread_environment(1), "MALLOC_ARENA_MAX": "2",
+               "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
         self.quick = quick
         self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop)
         try:

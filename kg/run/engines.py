@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from kg.extraction.interface import ExtractFn, Extraction
 from kg.registry import engines, lookup
+from kg.run.threads import limit_threads
 from kg.run.worker import BATCH_SIZE as CHUNK, chunks, extract_chunk, extract_papers, ordered, worker_state
 from kg.types import Paper
 
@@ -102,16 +103,22 @@ def run_serial(spec: WorkerSpec, papers: Iterable[Paper]) -> Iterator[Extraction
 
 def run_processes(spec: WorkerSpec, papers: Sequence[Paper], options: EngineOptions) -> Iterator[Extraction]:
     """On `jobs` spawned processes, a bounded number of chunks in flight."""
-    import multiprocessing
-
     jobs = min(options.jobs, -(-len(papers) // options.chunk))
-    context = multiprocessing.get_context("spawn")  # no fork of a threaded parent
-    with ignoring_interrupts():  # the workers start with Ctrl-C ignored: the build process alone stops them
-        pool = context.Pool(jobs, initializer=worker_state, initargs=(spec, True))
-    with pool:
+    with start_pool(spec, jobs) as pool:
         submit = lambda chunk: pool.apply_async(extract_chunk, (spec, chunk))  # noqa: E731
         yield from ordered(map(submit, chunks(papers, options.chunk)), options.in_flight or 2 * jobs + 2,
                            lambda pending: pending.get())
+
+
+def start_pool(spec: WorkerSpec, jobs: int) -> Any:
+    """`jobs` spawned extraction processes (a multiprocessing Pool), each with one thread per library pool
+    and Ctrl-C ignored."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")  # no fork of a threaded parent
+    limit_threads(1)  # inherited by the workers: their numpy loads with one BLAS thread
+    with ignoring_interrupts():  # the build process alone hears Ctrl-C, and stops the pool
+        return context.Pool(jobs, initializer=worker_state, initargs=(spec, True))
 
 
 @contextmanager

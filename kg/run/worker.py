@@ -8,6 +8,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from kg.extraction.interface import DocContext, ExtractFn, Extraction, extract_paper, prepare
+from kg.run.threads import limit_threads
 from kg.types import Paper
 
 if TYPE_CHECKING:
@@ -60,6 +61,7 @@ def worker_state(spec: WorkerSpec, worker: bool = False) -> tuple[Any, ExtractFn
         if spec not in _STATE:
             from kg.nlp.load import load_nlp
 
+            limit_threads(1)  # before the first matrix product: parallelism is the workers, not library pools
             if worker:
                 from kg.run.allocator import keep_freed_memory
 
