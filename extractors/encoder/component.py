@@ -12,6 +12,7 @@ from kg.extraction.doccache import attrs, cached, text as doc_text
 from kg.extractors.encoder.model import Encoded, Encoder, load_encoder
 from kg.extractors.model.decoding import decode
 from kg.extractors.model.features import span_features
+from kg.extractors.model.linear import era_threshold
 from kg.extractors.model.spans import candidate_ranges
 from kg.extractors.rules.combine import combine
 from kg.registry import combiners
@@ -38,7 +39,7 @@ def predict(encoder: Encoder, doc: Doc, context: DocContext, candidates: list[Ca
     combined = combine(candidates, doc_text(doc), context.abbreviations)
     features = span_features(doc, ranges, candidates, context.abbreviations, combined, context.recent)
     probs, proposed = encoder.predict(doc_text(doc), char_spans(doc, ranges), features, encoded(encoder, doc))
-    threshold = float(encoder.head.threshold[0 if context.recent else -1])
+    threshold = era_threshold(float(encoder.head.threshold[0]), float(encoder.head.threshold[-1]), context)
     return decode(doc, context, ranges, probs, proposed, threshold, NAME)
 
 

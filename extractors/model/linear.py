@@ -54,5 +54,9 @@ class SpanModel:
 
     def threshold_of(self, context: DocContext) -> float:
         """The entity threshold for one abstract."""
-        older = self.older_threshold
-        return self.threshold if context.recent or older is None else older
+        return era_threshold(self.threshold, self.older_threshold, context)
+
+
+def era_threshold(recent: float, older: float | None, context: DocContext) -> float:
+    """The entity threshold of an abstract's era: `older` for abstracts from before 2020 when there is one."""
+    return recent if context.recent or older is None else older
