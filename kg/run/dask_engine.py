@@ -6,7 +6,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator, Sequence
 
 from kg.extraction.interface import Extraction
-from kg.run.threads import limit_threads
+from kg.run.threads import ignoring_interrupts, limit_threads
 from kg.run.worker import chunks, extract_chunk, ordered
 from kg.types import Paper
 
@@ -33,8 +33,10 @@ def dask_client(options: EngineOptions) -> Iterator["distributed.Client"]:  # no
             yield client
         return
     limit_threads(1)  # inherited by the local workers (a remote cluster's are limited when they first extract)
-    with LocalCluster(n_workers=max(options.jobs, 1), threads_per_worker=1, processes=True,
-                      dashboard_address=None, silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+    with ignoring_interrupts():  # the cluster's threads and worker processes never hear Ctrl-C: the build does
+        cluster = LocalCluster(n_workers=max(options.jobs, 1), threads_per_worker=1, processes=True,
+                               dashboard_address=None, silence_logs=logging.ERROR)
+    with cluster, Client(cluster) as client:
         log.info("started a local Dask cluster with %d workers", max(options.jobs, 1))
         yield client
 

@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import importlib
 import logging
-import signal
-import threading
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from kg.extraction.interface import ExtractFn, Extraction
 from kg.registry import engines, lookup
-from kg.run.threads import limit_threads
+from kg.run.threads import ignoring_interrupts, limit_threads
 from kg.run.worker import BATCH_SIZE as CHUNK, chunks, extract_chunk, extract_papers, ordered, worker_state
 from kg.types import Paper
 
@@ -119,20 +116,6 @@ def start_pool(spec: WorkerSpec, jobs: int) -> Any:
     limit_threads(1)  # inherited by the workers: their numpy loads with one BLAS thread
     with ignoring_interrupts():  # the build process alone hears Ctrl-C, and stops the pool
         return context.Pool(jobs, initializer=worker_state, initargs=(spec, True))
-
-
-@contextmanager
-def ignoring_interrupts() -> Iterator[None]:
-    """SIGINT ignored meanwhile (in the main thread): processes started now inherit that, and Python keeps a
-    signal ignored at start-up, so Ctrl-C reaches the build process only and no worker prints a traceback."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def model_fingerprint(model: str) -> str:
