@@ -68,6 +68,10 @@ class Endpoint(ThreadingHTTPServer):
         self.source = store
         self.log = log
         self.pool = WorkerPool(limits)
+        try:
+            self.pool.prepare(str(store()))  # every worker opens the store before the first request
+        except StoreError:
+            pass  # the requests will say why
 
     @property
     def url(self) -> str:

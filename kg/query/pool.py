@@ -12,24 +12,20 @@ worker (`kg.query.results`).
 Quick lane: besides those `workers`, `reserved` processes run only queries that arrive while every other
 worker is busy, for at most `quick_seconds` each; a query still running then is stopped there and waits for
 a general worker as any other. So a light query is answered at once even while long or runaway queries
-hold every general worker, and a long query loses at most `quick_seconds`.
+hold every general worker, and a long query loses at most `quick_seconds`. A warm spare stands in for a
+quick-lane worker that had to be stopped, so the lane is free again at once; every replacement opens the
+current store (`prepare`, then the last store asked) before it takes a query.
 """
 from __future__ import annotations
 
-import os
 import signal
-import socket
-import subprocess
-import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
 from typing import Any, Callable
 
 from kg.query.checks import QueryError, QuerySyntaxError
-from kg.run.threads import thread_environment
+from kg.query.process import ROLES, Worker, how_it_ended, ran_out_of_memory
 
 POLL_SECONDS = 0.1
 
@@ -87,49 +83,9 @@ ERRORS = {"syntax": QuerySyntaxError, "QueryError": QueryError, "TooLarge": TooL
           "NotAcceptable": NotAcceptableAnswer}
 
 
-class Worker:
-    """One worker process, our end of its socket, and the file its stderr goes to (read when it dies)."""
-
-    def __init__(self, limits: QueryLimits, quick: bool = False) -> None:
-        ours, theirs = socket.socketpair()
-        env = {**os.environ, **thread_environment(1), "MALLOC_ARENA_MAX": "2",
-               "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-        self.quick = quick
-        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop)
-        try:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "kg.query.worker", str(theirs.fileno()), str(limits.memory_mb),
-                 str(limits.timeout)], pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stderr=self.stderr, env=env)
-        except BaseException:
-            ours.close()
-            self.stderr.close()
-            raise
-        finally:
-            theirs.close()
-        self.connection = Connection(ours.detach())
-
-    def last_words(self) -> str:
-        """The end of what the process wrote to stderr (after it died)."""
-        try:
-            self.stderr.seek(max(0, os.fstat(self.stderr.fileno()).st_size - 4096))
-            return self.stderr.read().decode("utf-8", errors="replace")
-        except (OSError, ValueError):
-            return ""
-
-    def stop(self) -> None:
-        """Kill the process and wait for it (its memory is returned at once)."""
-        self.process.kill()
-        self.process.wait()
-        self.connection.close()
-        self.stderr.close()
-
-
 def resident_ok(resident: int, limits: QueryLimits) -> bool:
     """Whether a worker holding `resident` bytes after a query may serve the next one."""
     return resident <= limits.recycle_mb * 1024 * 1024
-
-
-MEMORY_WORDS = ("memory allocation of", "bad_alloc", "MemoryError", "Cannot allocate memory", "out of memory")
 
 
 class WorkerPool:
@@ -140,10 +96,13 @@ class WorkerPool:
         self._ready = threading.Condition()
         self._closed = False
         self._finished = 0  # queries done so far: a waiting query keeps waiting while this grows
-        self._missing: list[bool] = []  # workers (their quick flags) that could not be restarted yet
-        self._workers = [Worker(limits) for _ in range(max(1, limits.workers))]
-        self._workers += [Worker(limits, quick=True) for _ in range(max(0, limits.reserved))]
-        self._idle = list(self._workers)
+        self._store: str | None = None  # the store replacements are warmed with (the last one asked)
+        self._missing: list[str] = []  # roles of workers that could not be restarted yet
+        roles = ["general"] * max(1, limits.workers)
+        roles += ["quick"] * max(0, limits.reserved) + ["spare"] * (limits.reserved > 0)
+        self._workers = [self._start(role) for role in roles]
+        self._idle = [w for w in self._workers if w.role != "spare"]
+        self._spares = [w for w in self._workers if w.role == "spare"]
 
     def __enter__(self) -> "WorkerPool":
         return self
@@ -151,9 +110,22 @@ class WorkerPool:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def _start(self, role: str) -> Worker:
+        return Worker(self.limits.memory_mb, self.limits.timeout, role)
+
+    def prepare(self, store: str) -> None:
+        """Warm the idle workers with `store` (all at once; returns when they are ready) and use it for the
+        replacements to come."""
+        with self._ready:
+            self._store = store
+            waiting, self._idle, spares, self._spares = self._idle, [], self._spares, []
+        for thread in [self._warm_then_place(worker) for worker in waiting + spares]:
+            thread.join()
+
     def run(self, request: dict[str, Any], cancelled: Callable[[], bool] = lambda: False) -> Any:
         """The worker's answer to `request`, or the LimitError/QueryError that stopped it."""
         request = {**request, "max_rows": self.limits.max_rows, "max_bytes": self.limits.max_bytes}
+        self._store = request["store"]
         worker = self._take(quick_ok=True)
         if worker.quick:
             try:
@@ -216,13 +188,11 @@ class WorkerPool:
 
     def _died(self, code: int | None, last_words: str) -> LimitError:
         """The error for a worker that ended while running a query: memory only when the process said so."""
-        if any(words in last_words for words in MEMORY_WORDS):
+        if ran_out_of_memory(last_words):
             return self._memory_error()
         if code == -signal.SIGALRM:
             return TimedOut(f"the query ran longer than {self.limits.timeout:g} s (the time limit) and was stopped")
-        how = f"signal {signal.Signals(-code).name}" if code is not None and code < 0 and -code in \
-            signal.valid_signals() else f"exit status {code}"
-        return WorkerDied(f"the query worker ended unexpectedly ({how}); the query was not answered, "
+        return WorkerDied(f"the query worker ended unexpectedly ({how_it_ended(code)}); the query was not answered, "
                           "and a new worker takes its place")
 
     def _memory_error(self) -> OutOfMemory:
@@ -230,7 +200,8 @@ class WorkerPool:
                            "stopped; add LIMIT, narrow it, or raise --max-memory")
 
     def _give_back(self, worker: Worker, healthy: bool) -> None:
-        """Return the worker, or a fresh one in place of a killed or broken one (never raises)."""
+        """Return the worker, or replace a killed or broken one: a quick-lane worker by its warm spare at once
+        (a new spare warms meanwhile), others by a fresh process (never raises)."""
         if not healthy:
             worker.stop()
         with self._ready:
@@ -238,40 +209,68 @@ class WorkerPool:
             if self._closed:
                 worker.stop()
                 return
-            if not healthy:
-                self._workers.remove(worker)
-                self._missing.append(worker.quick)
-                self._restart_missing()
-            else:
+            if healthy:
                 self._idle.append(worker)
+            else:
+                self._workers.remove(worker)
+                if worker.role == "quick" and self._spares:
+                    spare = self._spares.pop()
+                    spare.role = "quick"
+                    self._idle.append(spare)
+                    self._missing.append("spare")
+                else:
+                    self._missing.append(worker.role)
+                self._restart_missing()
             self._ready.notify_all()
 
     def _restart_missing(self) -> None:
-        """Start the workers that had to be replaced (called holding the lock); one that fails is retried later."""
+        """Start the workers that had to be replaced (holding the lock); they serve once warm. One that cannot
+        start is retried by the next query."""
         while self._missing and not self._closed:
             try:
-                fresh = Worker(self.limits, quick=self._missing[-1])
+                fresh = self._start(self._missing[-1])
             except OSError:
                 return
             self._missing.pop()
             self._workers.append(fresh)
-            self._idle.append(fresh)
+            self._warm_then_place(fresh)
+
+    def _warm_then_place(self, worker: Worker) -> threading.Thread:
+        """Warm `worker` with the current store in a thread, then make it available in its role."""
+        store = self._store
+
+        def warm() -> None:
+            ready = store is None or worker.warm(store, max(self.limits.timeout, 10.0))
+            with self._ready:
+                if self._closed or not ready:
+                    worker.stop()
+                    if not self._closed and worker in self._workers:
+                        self._workers.remove(worker)
+                        self._missing.append(worker.role)  # started again by the next query
+                    return
+                (self._spares if worker.role == "spare" else self._idle).append(worker)
+                self._ready.notify_all()
+
+        thread = threading.Thread(target=warm, daemon=True)
+        thread.start()
+        return thread
 
     def pids(self) -> list[int]:
-        """The process ids of the workers (busy or idle), general workers first."""
+        """The process ids of the workers (busy, idle, warming or spare), general workers first."""
         with self._ready:
-            return [worker.process.pid for worker in sorted(self._workers, key=lambda w: w.quick)]
+            return [w.process.pid for w in sorted(self._workers, key=lambda w: ROLES.index(w.role))]
 
     def idle(self) -> int:
-        """How many workers are free now."""
+        """How many workers are free now (spares not counted)."""
         with self._ready:
             return len(self._idle)
 
     def close(self) -> None:
-        """Stop every idle worker (busy ones are stopped as they come back)."""
+        """Stop every idle worker and spare (busy and warming ones are stopped as they come back)."""
         with self._ready:
             self._closed = True
-            for worker in self._idle:
+            for worker in self._idle + self._spares:
                 worker.stop()
             self._idle.clear()
+            self._spares.clear()
             self._ready.notify_all()

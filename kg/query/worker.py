@@ -81,6 +81,8 @@ def main(argv: list[str]) -> None:
     fd, megabytes, seconds = int(argv[0]), int(argv[1]), float(argv[2])
     die_with_parent()
     limit_memory(megabytes)
+    import kg.query.results  # noqa: F401  (imported before the first query, not during it)
+    import kg.query.sparql  # noqa: F401
     connection = Connection(fd)
     stores: dict[str, Any] = {}
     while True:
