@@ -164,7 +164,8 @@ def runaway_phase(url: str, pid: int, runaway: int, give_up: float, watch: float
             "peak_rss_mb": round(peak / 1e6), "cpu_last_5s_of_watch_pct": round(cpu_share * 100, 1),
             "cpu_under_20pct_from_s": round(busy[-1], 1) if busy else 0.0,
             "watch_s": watch, "rss_after_mb": round(usage(pid)[0] / 1e6),
-            "light_during": {key: during.get(key) for key in ("queries", "failed", "p50_ms", "p99_ms", "max_ms")}}
+            "light_during": {key: during.get(key) for key in ("queries", "failed", "p50_ms", "p99_ms", "max_ms",
+                                                              "failures")}}
 
 
 def main() -> None:
