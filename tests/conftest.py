@@ -101,3 +101,44 @@ def make_graph() -> Callable[..., nx.DiGraph]:
 def stable_output(tmp_path: Path) -> Callable[[str, str], None]:
     """`assert_stable_output` writing into this test's tmp_path: (writer, suffix) -> None."""
     return lambda writer, suffix: assert_stable_output(writer, tmp_path, suffix)
+
+
+SEED_EXPORT = Path(__file__).resolve().parents[1] / "exports" / "graph.ttl"  # 92 papers, ~21k triples
+
+
+@pytest.fixture
+def serve(tmp_path: Path):
+    """Start endpoints in this process (a LiveStore over `export`, default the seed export; the given
+    QueryLimits); each is stopped after the test."""
+    import threading
+
+    from kg.query.endpoint import Endpoint
+    from kg.query.pool import QueryLimits
+    from kg.query.store import LiveStore
+
+    servers = []
+
+    def start(export: Path = SEED_EXPORT, on_build=None, **limits) -> Endpoint:
+        server = Endpoint(LiveStore(export, tmp_path / "stores", on_build), port=0, limits=QueryLimits(**limits))
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def installed_copy(tmp_path_factory) -> Path:
+    """A copy of the package laid out as installed: kg/ with extractors/ and ontology/ inside."""
+    import shutil
+
+    root, top = Path(__file__).resolve().parents[1], tmp_path_factory.mktemp("copy")
+    ignore = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(root / "kg", top / "kg", ignore=ignore)
+    shutil.copytree(root / "extractors", top / "kg" / "extractors", ignore=ignore)
+    shutil.copytree(root / "ontology", top / "kg" / "ontology", ignore=ignore)
+    return top
+

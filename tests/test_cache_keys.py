@@ -3,7 +3,6 @@ encoder, nothing of the encoder's for `--extractors rules`."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -27,15 +26,6 @@ print(json.dumps({name: before[name] != after[name] for name in setups}))
 """
 
 
-@pytest.fixture(scope="module")
-def installed_copy(tmp_path_factory) -> Path:
-    """A copy of the package laid out as installed (kg/ with extractors/ and ontology/ inside)."""
-    top = tmp_path_factory.mktemp("copy")
-    ignore = shutil.ignore_patterns("__pycache__")
-    shutil.copytree(ROOT / "kg", top / "kg", ignore=ignore)
-    shutil.copytree(ROOT / "extractors", top / "kg" / "extractors", ignore=ignore)
-    shutil.copytree(ROOT / "ontology", top / "kg" / "ontology", ignore=ignore)
-    return top
 
 
 def test_new_encoder_weights_change_the_encoders_key_only(installed_copy: Path) -> None:

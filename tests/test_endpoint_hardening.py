@@ -15,7 +15,7 @@ import pytest
 from kg.query import pool as pool_module
 from kg.query.endpoint import MAX_BODY, Endpoint
 from kg.query.pool import QueryLimits, TimedOut, WorkerPool, resident_ok
-from kg.query.store import LiveStore, ensure_store
+from kg.query.store import ensure_store
 
 SEEDS = Path(__file__).resolve().parents[1] / "exports" / "graph.ttl"
 FOREVER = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
@@ -40,21 +40,6 @@ def request(server: Endpoint, method: str = "GET", query: str | None = None, hea
         connection.close()
 
 
-@pytest.fixture
-def serve(tmp_path: Path):
-    """Start endpoints (a LiveStore over `export`, the given limits); stopped after the test."""
-    servers = []
-
-    def start(export: Path = SEEDS, on_build=None, **limits) -> Endpoint:
-        server = Endpoint(LiveStore(export, tmp_path / "stores", on_build), port=0, limits=QueryLimits(**limits))
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append(server)
-        return server
-
-    yield start
-    for server in servers:
-        server.shutdown()
-        server.server_close()
 
 
 def hold(server: Endpoint, query: str = FOREVER) -> socket.socket:

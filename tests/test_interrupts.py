@@ -9,21 +9,17 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
+
 ENV = {**os.environ, "PYTHONIOENCODING": "utf-8"}
 
 
 def children(pid: int) -> list[int]:
-    """The process ids whose parent is `pid` (Linux /proc)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                found.append(int(entry))
-    return found
+    """The process ids whose parent is `pid`."""
+    try:
+        return [child.pid for child in psutil.Process(pid).children()]
+    except psutil.Error:
+        return []
 
 
 def ignores_sigint(pid: int) -> bool:

@@ -14,8 +14,6 @@ from typer.testing import CliRunner
 
 from kg.cli.main import app
 from kg.query.endpoint import Endpoint
-from kg.query.pool import QueryLimits
-from kg.query.store import LiveStore
 from tests.support import fetch
 
 SEEDS = Path(__file__).resolve().parents[1] / "exports" / "graph.ttl"  # 92 papers, ~21k triples
@@ -25,21 +23,6 @@ SORTED_PRODUCT = PRODUCT + " ORDER BY ?a ?f"  # must hold every row in memory
 LIGHT = "SELECT (COUNT(*) AS ?n) WHERE { ?p a mlkg:Paper }"
 
 
-@pytest.fixture
-def serve(tmp_path: Path):
-    """Start an endpoint over the seed export with the given limits; stopped after the test."""
-    servers = []
-
-    def start(**limits) -> Endpoint:
-        server = Endpoint(LiveStore(SEEDS, tmp_path / "stores"), port=0, limits=QueryLimits(**limits))
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append(server)
-        return server
-
-    yield start
-    for server in servers:
-        server.shutdown()
-        server.server_close()
 
 
 def alive(pid: int) -> bool:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -70,15 +69,6 @@ def test_extraction_closure_follows_function_level_imports_and_parents() -> None
     assert "kg.exporters.html" not in closure and "kg.graph.resolve" not in closure
 
 
-@pytest.fixture(scope="module")
-def installed_copy(tmp_path_factory) -> Path:
-    """A copy of the package laid out as installed: kg/ with extractors/ and ontology/ inside."""
-    top = tmp_path_factory.mktemp("copy")
-    ignore = shutil.ignore_patterns("__pycache__")
-    shutil.copytree(ROOT / "kg", top / "kg", ignore=ignore)
-    shutil.copytree(ROOT / "extractors", top / "kg" / "extractors", ignore=ignore)
-    shutil.copytree(ROOT / "ontology", top / "kg" / "ontology", ignore=ignore)
-    return top
 
 
 @pytest.mark.slow
