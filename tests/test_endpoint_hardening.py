@@ -177,3 +177,19 @@ def test_a_replacement_that_cannot_start_is_retried_and_the_pool_keeps_its_size(
 def test_the_recycling_threshold_is_in_mebibytes() -> None:
     limits = QueryLimits(recycle_mb=256)
     assert resident_ok(256 * 1024 * 1024, limits) and not resident_ok(256 * 1024 * 1024 + 1, limits)
+
+
+def test_a_replacement_worker_outlives_the_request_that_started_it(serve) -> None:
+    server = serve(workers=1, reserved=0, timeout=1)
+    keep_alive = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=CLIENT_SECONDS)
+    keep_alive.request("GET", "/sparql?" + urllib.parse.urlencode({"query": FOREVER}))
+    response = keep_alive.getresponse()  # its worker was killed and replaced by this request's thread
+    assert response.status == 503 and b"longer than 1 s" in response.read()
+    wait_until(lambda: server.pool.idle() == 1)
+    time.sleep(0.5)  # the replacement has long started (and asked to die with its parent)
+    keep_alive.close()  # the request thread ends with its connection
+    time.sleep(0.5)
+    replacement = server.pool.pids()
+    for _ in range(2):  # each on a new connection, after the request thread that started the replacement ended
+        assert request(server, query=LIGHT, headers={"Accept": "text/csv"})[2] == b"n\r\n92\r\n"
+    assert server.pool.pids() == replacement

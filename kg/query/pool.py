@@ -18,6 +18,7 @@ current store (`prepare`, then the last store asked) before it takes a query.
 """
 from __future__ import annotations
 
+import queue
 import signal
 import threading
 import time
@@ -103,6 +104,10 @@ class WorkerPool:
         self._workers = [self._start(role) for role in roles]
         self._idle = [w for w in self._workers if w.role != "spare"]
         self._spares = [w for w in self._workers if w.role == "spare"]
+        # Replacements are started by one thread that lives as long as the pool: a worker dies with the thread
+        # that started it (PR_SET_PDEATHSIG), and request threads end with their connection.
+        self._to_start: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        threading.Thread(target=self._starter, daemon=True).start()
 
     def __enter__(self) -> "WorkerPool":
         return self
@@ -224,15 +229,24 @@ class WorkerPool:
             self._ready.notify_all()
 
     def _restart_missing(self) -> None:
-        """Start the workers that had to be replaced (holding the lock); they serve once warm. One that cannot
-        start is retried by the next query."""
+        """Have the workers that had to be replaced started (holding the lock); they serve once warm."""
         while self._missing and not self._closed:
+            self._to_start.put(self._missing.pop())
+
+    def _starter(self) -> None:
+        """Start each requested worker, then warm it; one that cannot start is retried by the next query."""
+        while (role := self._to_start.get()) is not None:
             try:
-                fresh = self._start(self._missing[-1])
+                fresh = self._start(role)
             except OSError:
-                return
-            self._missing.pop()
-            self._workers.append(fresh)
+                with self._ready:
+                    self._missing.append(role)
+                continue
+            with self._ready:
+                if self._closed:
+                    fresh.stop()
+                    return
+                self._workers.append(fresh)
             self._warm_then_place(fresh)
 
     def _warm_then_place(self, worker: Worker) -> threading.Thread:
@@ -274,3 +288,4 @@ class WorkerPool:
             self._idle.clear()
             self._spares.clear()
             self._ready.notify_all()
+        self._to_start.put(None)
