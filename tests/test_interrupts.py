@@ -38,7 +38,8 @@ def test_ctrl_c_on_a_build_with_two_jobs_prints_one_line_and_no_worker_traceback
                               f'Corpus{i % 7} with accuracy."}}\n' for i in range(3000)), encoding="utf-8")
     build = subprocess.Popen([sys.executable, "-m", "kg", "build", str(corpus), "--out", str(tmp_path / "out"),
                               "--jobs", "2", "--no-cache", "--quiet", "--model", "blank", "--extractors", "rules"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, start_new_session=True)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, start_new_session=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as a shell starts it
     deadline = time.monotonic() + 120
     while (len(children(build.pid)) < 3 or ignores_sigint(build.pid)) and build.poll() is None \
             and time.monotonic() < deadline:
