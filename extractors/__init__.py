@@ -52,21 +52,26 @@ def expand(names: tuple[str, ...]) -> tuple[tuple[str, ...], str]:
 
 
 def build_extract(names: tuple[str, ...] = DEFAULT_EXTRACTORS, relator_names: tuple[str, ...] | None = None,
-                  weights: str | None = None) -> ExtractFn:
+                  weights: str | None = None, results: bool = True) -> ExtractFn:
     """The per-paper extraction step: the named extractors, one combiner over all their candidates (`rules`
     unless one is named; it gets the weights file, None for its default), then the relators over the mentions
-    (default: the combiner's own, RELATORS, else DEFAULT_RELATORS; each gets the same weights)."""
+    (default: the combiner's own, RELATORS, else DEFAULT_RELATORS; each gets the same weights) and
+    (`results`) the results step (kg.extractors.results: the numbers reported as results)."""
+    from kg.extractors.results.component import make_results_step
+
     extractor_names, combiner_name = expand(names)
     chosen = [lookup(extractors, name)() for name in extractor_names]
     path = Path(weights) if weights else None
     combiner = lookup(combiners, combiner_name)(path)
     relating = make_relators(relator_names, combiner_name, path)
+    reading = make_results_step() if results else None
 
-    def extract(doc: Doc, context: DocContext) -> tuple[list[Candidate], list[CandidateRelation]]:
+    def extract(doc: Doc, context: DocContext) -> tuple:
         try:
             candidates = [c for extractor in chosen for c in extractor(doc, context)]
             mentions = combiner(doc, context, candidates)
-            return mentions, sorted({r for relate in relating for r in relate(doc, context, mentions)})
+            relations = sorted({r for relate in relating for r in relate(doc, context, mentions)})
+            return mentions, relations, (reading(doc, context, mentions) if reading else [])
         finally:
             clear(doc)
 

@@ -96,3 +96,34 @@ class Relation:
     relation: RelationType
     target: str
     evidence: tuple[MentionRelation, ...] = ()
+
+
+ResultKind = Literal["score", "change"]
+RESULT_KINDS: tuple[str, ...] = get_args(ResultKind)
+
+
+@dataclass(frozen=True, order=True)
+class ResultMention:
+    """A number an abstract reports as a result: [start, end) the number in the original abstract (`text` as
+    written), its sentence, `kind`, `unit` (gold spelling), the metric as worded; the mentions it is about
+    (None: not known); `proposal` when it is the paper's unnamed contribution's (subject None and proposal
+    False: an unnamed baseline); `score` the model's probability that it is a result."""
+
+    paper_id: str
+    start: int
+    end: int
+    text: str
+    kind: ResultKind
+    unit: str = ""
+    sentence_start: int = 0
+    sentence_end: int = 0
+    metric_name: str = ""
+    bound: str | None = None
+    setting: str | None = None
+    proposal: bool = False
+    subject: Mention | None = None
+    metric: Mention | None = None
+    dataset: Mention | None = None
+    task: Mention | None = None
+    against: Mention | None = None
+    score: float = 1.0

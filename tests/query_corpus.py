@@ -4,21 +4,31 @@ from __future__ import annotations
 from pathlib import Path
 
 from kg.exporters.rdf import write_jsonld, write_ntriples, write_turtle
+import re
+
 from kg.graph.build import to_networkx
+from kg.graph.results import Result, attach
 from kg.types import Entity, Link, MentionRelation, Paper, Relation
 from tests.support import BASE, mention_in
 
 E, P = BASE + "entity/", BASE + "paper/"
 ENGINES = ("oxigraph", "rdflib")
 PAPERS = [
-    Paper("q1", "We propose AlphaNet for toy detection. AlphaNet is evaluated on ShapesSet with mAP.",
+    Paper("q1", "We propose AlphaNet for toy detection. AlphaNet is evaluated on ShapesSet with mAP. It scores 71.5 there.",
           title="Alpha paper", year=2020),
-    Paper("q2", "We propose BetaModel for toy detection. BetaModel is evaluated on ShapesSet and ColorBank with mAP.",
-          title="Beta paper", year=2021),
-    Paper("q3", "We introduce NewSet, a dataset for toy segmentation. AlphaNet reaches good IoU on ColorBank.",
-          title="NewSet paper", year=2021),
-    Paper("q4", "BetaModel is evaluated on SS for toy classification with accuracy.", title="Delta paper", year=2021),
+    Paper("q2", "We propose BetaModel for toy detection. BetaModel is evaluated on ShapesSet and ColorBank with mAP. "
+          "It scores 74.0 there, the other one 71.5 there.", title="Beta paper", year=2021),
+    Paper("q3", "We introduce NewSet, a dataset for toy segmentation. AlphaNet reaches good IoU on ColorBank. "
+          "The gain is 2 points.", title="NewSet paper", year=2021),
+    Paper("q4", "BetaModel is evaluated on SS for toy classification with accuracy. Its error is 3.5 percent.",
+          title="Delta paper", year=2021),
 ]
+# (paper, number as written, its occurrence, kind, unit, metric as worded, subject, dataset, proposal): invented
+RESULTS = [("q1", "71.5", 0, "score", "", "mAP", "method:alphanet", "dataset:shapes_set", False),
+           ("q2", "74.0", 0, "score", "", "mAP", "model:betamodel", "dataset:shapes_set", False),
+           ("q2", "71.5", 0, "score", "", "mAP", "method:alphanet", "dataset:shapes_set", False),
+           ("q3", "2", 0, "change", "points", "IoU", None, "dataset:color_bank", True),
+           ("q4", "3.5", 0, "score", "%", "error", "model:betamodel", "dataset:shapes_set", False)]
 ENTITIES = {"AlphaNet": "method:alphanet", "BetaModel": "model:betamodel", "ShapesSet": "dataset:shapes_set",
             "SS": "dataset:shapes_set", "ColorBank": "dataset:color_bank", "NewSet": "dataset:new_set",
             "toy detection": "task:toy_detection", "toy segmentation": "task:toy_segmentation",
@@ -47,7 +57,23 @@ def corpus_graph():
     relations = [Relation(ENTITIES[s], rel, ENTITIES[t], (MentionRelation(pid, rel, mentions[pid, ENTITIES[s]][i],
                                                                           mentions[pid, ENTITIES[t]][0]),))
                  for pid, s, rel, t, i in RELATIONS]
-    return to_networkx(PAPERS, entities, links, merge(relations))
+    graph = to_networkx(PAPERS, entities, links, merge(relations))
+    attach(graph, tuple(corpus_results()))
+    return graph
+
+
+def corpus_results() -> list[Result]:
+    """The invented results (RESULTS) with offsets: the number's span and its sentence (from the last '. ')."""
+    abstracts = {p.id: p.abstract for p in PAPERS}
+    found = []
+    for pid, text, occurrence, kind, unit, metric, subject, dataset, proposal in RESULTS:
+        abstract = abstracts[pid]
+        start = [m.start() for m in re.finditer(rf"(?<![\d.]){re.escape(text)}(?![\d])", abstract)][occurrence]
+        sentence = abstract.rfind(". ", 0, start) + 2
+        found.append(Result(pid, start, start + len(text), text, kind, unit, sentence, len(abstract), metric,
+                            proposal=proposal, subject=subject, metric="metric:map" if metric == "mAP" else None,
+                            dataset=dataset))
+    return found
 
 
 def merge(relations: list[Relation]) -> list[Relation]:
@@ -63,6 +89,8 @@ def merge(relations: list[Relation]) -> list[Relation]:
 Q1_S2 = "AlphaNet is evaluated on ShapesSet with mAP."
 Q2_S2 = "BetaModel is evaluated on ShapesSet and ColorBank with mAP."
 Q4 = "BetaModel is evaluated on SS for toy classification with accuracy."
+Q2_S3 = "It scores 74.0 there, the other one 71.5 there."
+Q4_S2 = "Its error is 3.5 percent."
 CASES = [
     ("entity-kinds", {"entity": ["Toy Detection"]}, [(E + "task/toy_segmentation", "toy segmentation", "Task", 1)]),
     ("entity-kinds", {"entity": ["toy segmentation"]}, []),
@@ -148,6 +176,25 @@ CASES = [
     ("task-methods-datasets", {"task": ["Toy Detection"]},
      [(E + "method/alphanet", "AlphaNet", 1, "ShapesSet", 1), (E + "model/betamodel", "BetaModel", 1, "ShapesSet", 2),
       (E + "model/betamodel", "BetaModel", 1, "ColorBank", 1)]),
+    ("leaderboard", {"dataset": ["SHAPESSET"], "metric": ["map"]},
+     [(E + "model/betamodel", "BetaModel", 74.0, None, "mAP", "higher", P + "q2", "Beta paper", Q2_S3,
+       BASE + "result/q2/110-114"),
+      (E + "method/alphanet", "AlphaNet", 71.5, None, "mAP", "higher", P + "q1", "Alpha paper", "It scores 71.5 there.",
+       BASE + "result/q1/94-98"),
+      (E + "method/alphanet", "AlphaNet", 71.5, None, "mAP", "higher", P + "q2", "Beta paper", Q2_S3,
+       BASE + "result/q2/136-140")]),
+    ("leaderboard", {"dataset": ["ss"], "metric": ["Error"]},
+     [(E + "model/betamodel", "BetaModel", 3.5, "%", "error", "lower", P + "q4", "Delta paper", Q4_S2,
+       BASE + "result/q4/80-83")]),
+    ("leaderboard", {"dataset": ["ColorBank"], "metric": ["iou"]}, []),
+    ("results-of", {"entity": ["ColorBank"]},
+     [("dataset", "change", "2", "points", "IoU", "(the paper's proposal)", "ColorBank", P + "q3", "NewSet paper",
+       "The gain is 2 points.", BASE + "result/q3/105-106")]),
+    ("results-of", {"entity": ["AlphaNet"]},
+     [("subject", "score", "71.5", None, "mAP", "AlphaNet", "ShapesSet", P + "q1", "Alpha paper",
+       "It scores 71.5 there.", BASE + "result/q1/94-98"),
+      ("subject", "score", "71.5", None, "mAP", "AlphaNet", "ShapesSet", P + "q2", "Beta paper", Q2_S3,
+       BASE + "result/q2/136-140")]),
     ("relation-evidence", {"entity": ["dataset:shapes_set"]},
      [("AlphaNet", "evaluatedOn", "ShapesSet", 1, Q1_S2), ("BetaModel", "evaluatedOn", "ShapesSet", 2, Q4),
       ("BetaModel", "evaluatedOn", "ShapesSet", 2, Q2_S2)]),

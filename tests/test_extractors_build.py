@@ -66,7 +66,7 @@ def test_extract_spec_is_one_setup_for_every_command(tmp_path):
 
 def run(parse, extract, raw: str) -> set[tuple[str, str, str]]:
     doc, context = parse(raw)
-    mentions, _ = extract(doc, context)
+    mentions, *_ = extract(doc, context)
     return {(doc.text[m.start:m.end], m.type, m.role) for m in mentions}
 
 

@@ -14,7 +14,7 @@ def extract():
 
 def names(parse, extract, raw: str) -> set[str]:
     doc, context = parse(raw)
-    mentions, _ = extract(doc, context)
+    mentions, *_ = extract(doc, context)
     return {doc.text[m.start:m.end] for m in mentions}
 
 

@@ -13,7 +13,7 @@ def extract():
 
 def roles(parse, extract, text: str) -> dict[str, str]:
     doc, context = parse(text)
-    mentions, _ = extract(doc, context)
+    mentions, *_ = extract(doc, context)
     return {doc.text[m.start:m.end]: m.role for m in mentions}
 
 

@@ -8,7 +8,7 @@ from kg.extractors import build_extract
 
 def relations(parse, text: str) -> set[tuple[str, str, str]]:
     doc, context = parse(text)
-    _, found = build_extract()(doc, context)
+    _, found, _ = build_extract()(doc, context)
     return {(doc.text[r.source.start:r.source.end], r.relation, doc.text[r.target.start:r.target.end]) for r in found}
 
 

@@ -268,7 +268,7 @@ def test_cross_validation_sends_each_paper_through_its_own_folds_weights(nlp, tm
     found = {}
     for paper_id in ("p", "q"):
         doc, context = parse(nlp, ABSTRACT)
-        mentions, _ = extract(doc, DocContext(paper_id, context.clean, context.abbreviations))
+        mentions, *_ = extract(doc, DocContext(paper_id, context.clean, context.abbreviations))
         found[paper_id] = {m.type for m in mentions}
     assert found == {"p": set(), "q": {"task"}}
 

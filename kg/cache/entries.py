@@ -6,14 +6,14 @@ import json
 import logging
 import os
 import tempfile
-from dataclasses import astuple
+from dataclasses import astuple, fields
 from pathlib import Path
 from typing import Any
 
 from kg.cache.admin import TEMPORARY_PREFIX, entry_path
 from kg.extraction.interface import Extraction
 from kg.durable import sync_filesystem
-from kg.types import Mention, MentionRelation, Paper
+from kg.types import Mention, MentionRelation, Paper, ResultMention
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +68,7 @@ def encode(extraction: Extraction) -> bytes:
         "relations": [[r.paper_id, r.relation, list(astuple(r.source)), list(astuple(r.target))]
                       for r in extraction.relations],
         "abbreviations": [list(pair) for pair in extraction.abbreviations],
+        "results": [encode_result(r) for r in extraction.results],
     }
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
@@ -79,7 +80,25 @@ def decode(payload: bytes) -> Extraction:
     relations = tuple(MentionRelation(paper_id, relation, Mention(*source), Mention(*target))
                       for paper_id, relation, source, target in data["relations"])
     abbreviations = tuple((short, long) for short, long in data["abbreviations"])
-    return Extraction(mentions, relations, abbreviations)
+    results = tuple(decode_result(r) for r in data.get("results", ()))
+    return Extraction(mentions, relations, abbreviations, results=results)
+
+
+RESULT_MENTIONS = ("subject", "metric", "dataset", "task", "against")
+
+
+def encode_result(result: ResultMention) -> dict:
+    """A result as JSON data (its mentions as field lists, or null)."""
+    data = {f.name: getattr(result, f.name) for f in fields(result)}
+    for name in RESULT_MENTIONS:
+        data[name] = list(astuple(data[name])) if data[name] is not None else None
+    return data
+
+
+def decode_result(data: dict) -> ResultMention:
+    """A result from its JSON data; raises on anything malformed."""
+    mentions = {name: Mention(*data[name]) if data[name] is not None else None for name in RESULT_MENTIONS}
+    return ResultMention(**{**data, **mentions})
 
 
 def create_temporary(folder: Path) -> tuple[int, str]:

@@ -105,6 +105,11 @@ def eval_command(
     weights: Optional[Path] = typer.Option(None, "--weights", metavar="PATH",
                                            help="Weights that kg train wrote: an encoder folder (default extractors) "
                                                 "or a span model .npz (--extractors fast); default: the shipped ones."),
+    results: Optional[Path] = typer.Option(None, "--results", metavar="GOLD_RESULTS",
+                                           help="Score reported results (RESULTS.md) against this gold results file "
+                                                "instead of entities: per kind precision/recall matching paper, value "
+                                                "and unit, and per field how often the matched ones are right. With "
+                                                "--cv K: the results model cross-validated by paper."),
 ) -> None:
     """Build the graph of gold files' abstracts and score entities, roles and linking (per file)."""
     from kg.quality.evaluate import gold_items, score
@@ -116,6 +121,11 @@ def eval_command(
         raise UsageError("--relations cannot be combined with --cv (kg train --relations prints the "
                          "cross-validated relation figures)")
     files = read_files(golds)
+    if results is not None:
+        from kg.cli.eval_results import eval_results
+
+        eval_results(files, results, model, names, cv, as_json)
+        return
     predicted = None
     if cv:
         from kg.extractors.validate import cross_validate

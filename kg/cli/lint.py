@@ -23,7 +23,9 @@ def lint_command(
     what a researcher checks first: types the gazetteer contradicts, fragment or adjective labels, acronyms
     spelled out differently, well-known or widely named entities that papers "propose".
 
-    Orphans: entities no paper names. Odd labels: labels that are not names. Exit 0 unless --strict.
+    Orphans: entities no paper names. Odd labels: labels that are not names. Impossible values: reported
+    results no measurement can take (an accuracy above 100%, a negative error rate), read from graph.ttl beside
+    the GraphML. Exit 0 unless --strict.
     """
     path = graph / "graph.graphml" if graph.is_dir() else graph
     if not path.is_file():
@@ -37,6 +39,7 @@ def lint_command(
     except Exception as error:  # a damaged file is bad input: one line
         raise fail(f"{path}: not readable GraphML ({type(error).__name__}: {error})") from None
     result = audit(loaded, top, check_top)
+    impossible = impossible_results(path)
     if as_json:
         typer.echo(json.dumps({"counts": result.counts(), "orphans": result.orphans,
                                "suspicious": result.suspicious, "duplicates": result.duplicates,
@@ -46,10 +49,28 @@ def lint_command(
                                "doubtful_proposals": result.doubtful_proposals,
                                "patterns": {name.replace(" ", "_"): lines for name, lines in result.patterns().items()},
                                "patterns_top": result.pattern_top, "hubs": result.hubs,
-                               "top_flagged": {"top": check_top, **result.top_flagged}},
+                               "top_flagged": {"top": check_top, **result.top_flagged},
+                               "impossible_values": impossible},
                               indent=1, ensure_ascii=False))
     else:
         for line in report(result, limit):
             typer.echo(line)
-    if strict and (result.orphans or result.suspicious):
+        if impossible:
+            typer.echo(f"impossible values ({len(impossible)}):")
+            for line in impossible[:limit]:
+                typer.echo(f"  {line}")
+    if strict and (result.orphans or result.suspicious or impossible):
         raise typer.Exit(1)
+
+
+def impossible_results(path: Path) -> list[str]:
+    """Results with impossible values (kg.quality.result_checks), read from graph.ttl beside the GraphML."""
+    turtle = path.with_name("graph.ttl")
+    if not turtle.is_file():
+        return []
+    from kg.quality.result_checks import impossible_values, read_turtle
+
+    try:
+        return impossible_values(read_turtle(turtle))
+    except (OSError, SyntaxError, ValueError) as error:
+        raise fail(f"{turtle}: not readable Turtle ({type(error).__name__}: {error})") from None

@@ -44,6 +44,10 @@ def train_command(
     weights: Optional[Path] = typer.Option(None, "--weights", metavar="DIR",
                                            help="With --relations: the encoder folder whose states the head reads "
                                                 "(default: the shipped one)."),
+    results: Optional[Path] = typer.Option(None, "--results", metavar="GOLD_RESULTS",
+                                           help="Train the results model (reported numbers, RESULTS.md) on this gold "
+                                                "results file; GOLD gives the abstracts and their gold entities. "
+                                                "--out is then a .json file."),
 ) -> None:
     """Train the span model, or fine-tune the encoder, on gold files (deterministic: the same files give the
     same weights)."""
@@ -59,6 +63,11 @@ def train_command(
         target = train_relation_head(files, relations, model, weights, out, say, parse_fold(calibrate, "--calibrate-on"))
         say(f"wrote {target} in {time.perf_counter() - started:.0f} s; build with it: kg build PATH --weights "
             f"{target.parent}")
+        return
+    if results is not None:
+        target = train_results_file(files, results, out, model)
+        say(f"wrote {target} ({target.stat().st_size / 1e3:.0f} kB) in {time.perf_counter() - started:.0f} s; "
+            f"the build reads the shipped results model")
         return
     if encoder:
         from kg.extractors.encoder.fine_tune import fine_tune
@@ -82,3 +91,21 @@ def parse_fold(text: str | None, option: str = "--hold-out") -> tuple[int, int] 
     if not (k.isdigit() and n.isdigit() and int(k) < int(n)):
         raise typer.BadParameter(f"{text!r} is not K/N with 0 <= K < N (e.g. 0/5)", param_hint=option)
     return int(k), int(n)
+
+
+def train_results_file(files: dict, results: Path, out: Optional[Path], model: str) -> Path:
+    """Train the results model on a gold results file and the gold abstracts of `files`; the weights' path."""
+    import platformdirs
+
+    from kg.extractors.results.crossval import parse_gold, train_results
+    from kg.extractors.results.model import WEIGHTS, save
+    from kg.quality.gold import gold_items_of
+    from kg.quality.result_scores import read_result_gold
+
+    gold = {str(r["id"]): r["results"] for r in read_result_gold(results)}
+    items = gold_items_of(files)
+    entities = {paper.id: record.get("entities", []) for _, record, paper in items}
+    parsed = parse_gold([paper for _, _, paper in items], gold, entities, model, say)
+    target = out or Path(platformdirs.user_data_dir("paperkg")) / WEIGHTS
+    save(train_results(parsed), target)
+    return target

@@ -19,6 +19,7 @@ import networkx as nx
 
 from kg.exporters.html_map import Map, build_map
 from kg.exporters.html_pack import pack
+from kg.exporters.leaderboards import render_leaderboards, subject_label
 from kg.exporters.overview import render_overview
 from kg.exporters.layout import OTHER_COLOR, TYPE_COLORS
 from kg.exporters.target import Target, text_output
@@ -129,6 +130,25 @@ def edge_records(G: nx.DiGraph, index: dict[Any, int]) -> list[list[Any]]:
     return records
 
 
+def result_records(G: nx.DiGraph, index: dict[Any, int]) -> list[list[Any]]:
+    """`[paper index, line, [indices of the entities it names]]` per result, for the panels."""
+    from kg.graph.results import results_of
+
+    records = []
+    for r in results_of(G):
+        paper = f"paper:{r.paper_id}"
+        if paper not in index:
+            continue
+        metric = r.metric_name or (str(G.nodes[r.metric]["label"]) if r.metric in index else "")
+        line = " ".join(p for p in (r.written, metric) if p) + f" ({r.kind} of {subject_label(G, r)}"
+        if r.dataset in index:
+            line += f", on {G.nodes[r.dataset]['label']}"
+        if r.against in index:
+            line += f", against {G.nodes[r.against]['label']}"
+        records.append([index[paper], line + ")", [index[e] for e in dict.fromkeys(r.entity_ids()) if e in index]])
+    return records
+
+
 def vis_options(G: nx.DiGraph, seed: int) -> dict[str, Any]:
     """vis-network options: fixed positions, no physics, plain-text tooltips, no vis labels."""
     return {
@@ -167,12 +187,13 @@ def render_html(G: nx.DiGraph, seed: int = 42, title: str = "paperkg") -> str:
     layout = build_map(G, seed)
     nodes = node_records(G, layout, index)
     data, packed = pack(nodes, edge_records(G, index), page_meta(G, nodes, layout, title, index),
-                        vis_options(G, seed))
+                        vis_options(G, seed), result_records(G, index))
     del nodes
     vis_js, vis_css = vis_assets()
     template = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=False).get_template("graph.html")
     return template.render(kg={
         "title": title, "data": data, "packed": packed, "vis_js": vis_js, "vis_css": vis_css, "overview": render_overview(G, layout),
+        "leaderboards": render_leaderboards(G, index),
         "pack_js": (STATIC / "pack.js").read_text(encoding="utf-8"),
         "app_js": (STATIC / "app.js").read_text(encoding="utf-8"),
         "app_css": (STATIC / "app.css").read_text(encoding="utf-8"),

@@ -111,11 +111,12 @@ def edge_columns(edges: list[list[Any]]) -> dict[str, list]:
 
 
 def pack(nodes: list[dict[str, Any]], edges: list[list[Any]], meta: dict[str, Any],
-         options: dict[str, Any]) -> tuple[dict[str, Any], str]:
-    """The page's JSON block (meta and options as they are, where each part lies) and packed text."""
+         options: dict[str, Any], results: list[list[Any]] | None = None) -> tuple[dict[str, Any], str]:
+    """The page's JSON block (meta and options as they are, where each part lies) and packed text; `results`:
+    `[paper index, line, [entity indices]]` per reported result (in the core)."""
     strings = Strings()
     core = {"nodes": node_columns(nodes, meta["types"], strings), "edges": edge_columns(edges),
-            "links": [value for link in meta["links"] for value in link]}
+            "links": [value for link in meta["links"] for value in link], "results": results or []}
     core["strings"] = strings.table
     segments = [n["segments"] for n in nodes if n["kind"] == "paper"]
     parts = [deflate(core), *(deflate(segments[k:k + CHUNK]) for k in range(0, len(segments), CHUNK))]
@@ -133,7 +134,8 @@ def unpack(block: dict[str, Any], packed: str) -> dict[str, Any]:
     meta = dict(block["meta"], links=[core["links"][k:k + 3] for k in range(0, len(core["links"]), 3)])
     segments = [s for chunk in chunks for s in chunk]
     nodes = node_records(core["nodes"], meta["types"], core["strings"], iter(segments))
-    return {"meta": meta, "nodes": nodes, "edges": edge_records(core["edges"]), "options": block["options"]}
+    return {"meta": meta, "nodes": nodes, "edges": edge_records(core["edges"]), "options": block["options"],
+            "results": core.get("results", [])}
 
 
 def node_records(columns: dict[str, list], types: list[str], strings: list[str], segments) -> list[dict]:

@@ -10,13 +10,14 @@ sentence stating a relation: the only state besides the current scope).
 from __future__ import annotations
 
 import hashlib
-from typing import Iterator
+from typing import Iterator, Sequence
 from urllib.parse import quote
 
 import networkx as nx
 
 from kg.exporters.rdf_terms import V, Block, Iri
 from kg.graph.build import DEFAULT_BASE_IRI, Evidence, paper_node
+from kg.graph.results import Result, results_of
 from kg.text.iri import base_iri_problem, id_segment as segment, is_iri
 
 mlkg, schema, nif, itsrdf, dcterms, prov, rdf, rdfs, skos = (V[p] for p in (
@@ -70,9 +71,13 @@ def iter_blocks(G: nx.DiGraph) -> Iterator[tuple[Iri, Block]]:
     """Every subject block of the export, in node order; each subject once (given the graph contract)."""
     iris = Iris(G.graph.get("base_iri"))
     cited = relation_sentences(G)
+    reported: dict[str, list] = {}
+    for result in results_of(G):
+        reported.setdefault(result.paper_id, []).append(result)
     for node, data in G.nodes(data=True):
         if data["kind"] == "paper":
-            yield from paper_scope(iris, G, node, data, cited.pop(data["paper_id"], {}))
+            yield from paper_scope(iris, G, node, data, cited.pop(data["paper_id"], {}),
+                                   reported.get(data["paper_id"], ()))
         else:
             yield from entity_scope(iris, G, node, data)
     orphans: dict[Iri, Block] = {}  # sentences of relations whose paper is not in the graph
@@ -92,8 +97,9 @@ def relation_sentences(G: nx.DiGraph) -> Spans:
     return cited
 
 
-def paper_scope(iris: Iris, G: nx.DiGraph, node: str, data: dict, cited: dict) -> Iterator[tuple[Iri, Block]]:
-    """A paper's block with its links, then its mentions, sentences and link statements by IRI."""
+def paper_scope(iris: Iris, G: nx.DiGraph, node: str, data: dict, cited: dict,
+                results: Sequence[Result] = ()) -> Iterator[tuple[Iri, Block]]:
+    """A paper's block with its links, then its mentions, sentences, link statements and results by IRI."""
     paper = iris.paper(data["paper_id"])
     block, scope = paper_block(paper, data), {}
     for target, edge in G.succ[node].items():
@@ -113,6 +119,10 @@ def paper_scope(iris: Iris, G: nx.DiGraph, node: str, data: dict, cited: dict) -
         scope[statement] = statement_data
     for evidence in cited.values():
         merge(scope, *sentence_block(iris, G, evidence))
+    for result in results:
+        merge(scope, *result_scope(iris, G, result))
+        if result.sentence_end > result.sentence_start:
+            merge(scope, *sentence_block(iris, G, evidence_of_result(result)))
     yield paper, block
     yield from sorted(scope.items())
 
@@ -232,3 +242,16 @@ def merge(blocks: dict[Iri, Block], subject: Iri, block: Block) -> None:
     for predicate, objects in block.items():
         for obj in objects:
             add(blocks[subject], predicate, obj)
+
+
+def result_scope(iris: Iris, G: nx.DiGraph, result: Result) -> tuple[Iri, Block]:
+    """A result's IRI and block (kg.exporters.rdf_results)."""
+    from kg.exporters.rdf_results import result_block, result_iri
+
+    return result_iri(iris.base, result), result_block(iris, G, result)
+
+
+def evidence_of_result(result: Result) -> Evidence:
+    """The evidence record of a result's number (for its sentence's block)."""
+    return Evidence(result.paper_id, result.start, result.end, result.text, result.sentence_start,
+                    result.sentence_end)

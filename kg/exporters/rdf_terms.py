@@ -22,7 +22,26 @@ class Iri(str):
     __slots__ = ()
 
 
-Object = Iri | str | int
+class Typed(str):
+    """A literal of another datatype (xsd:decimal, xsd:boolean): the lexical form, with `datatype` its IRI."""
+
+    datatype: str = ""
+
+    @classmethod
+    def of(cls, lexical: str, datatype: str) -> "Typed":
+        """The literal `lexical`^^`datatype`."""
+        term = cls(lexical)
+        term.datatype = datatype
+        return term
+
+    def __eq__(self, other: object) -> bool:
+        return str.__eq__(self, other) and getattr(other, "datatype", None) == self.datatype
+
+    def __hash__(self) -> int:
+        return hash((str(self), self.datatype))
+
+
+Object = Iri | str | int | Typed
 Block = dict[Iri, list[Object]]
 
 PREFIXES = {"dcterms": "http://purl.org/dc/terms/", "itsrdf": "http://www.w3.org/2005/11/its/rdf#",
@@ -53,6 +72,7 @@ class Vocabulary:
 V = {prefix: Vocabulary(prefix) for prefix in PREFIXES}
 RDF_TYPE = V["rdf"].type
 XSD_INTEGER = V["xsd"].integer
+XSD_DECIMAL, XSD_BOOLEAN = V["xsd"].decimal, V["xsd"].boolean
 ESCAPES = {**{c: f"\\u{c:04X}" for c in [*range(0x20), 0x7F]},
            ord("\t"): "\\t", ord("\n"): "\\n", ord("\r"): "\\r", ord('"'): '\\"', ord("\\"): "\\\\"}
 NEEDS_ESCAPE = re.compile(r'[\x00-\x1f\x7f"\\]')
@@ -64,8 +84,8 @@ def quoted(text: str) -> str:
 
 
 def exact(term: object) -> Object:
-    """An object of another type (a str or int subclass from a reader) as exactly one of the three kinds."""
-    if isinstance(term, Iri):
+    """An object of another type (a str or int subclass from a reader) as exactly one of the four kinds."""
+    if isinstance(term, (Iri, Typed)):
         return Iri(str(term))
     if isinstance(term, int):
         return int(term)
@@ -81,6 +101,8 @@ def nt_object(term: Object) -> str:
         return quoted(term)
     if kind is int:
         return f'"{term}"^^<{XSD_INTEGER}>'
+    if kind is Typed:
+        return f"{quoted(term)}^^<{term.datatype}>"
     return nt_object(exact(term))
 
 
@@ -102,6 +124,8 @@ def ttl_object(term: Object) -> str:
         return quoted(term)
     if kind is int:
         return str(term)
+    if kind is Typed:
+        return f"{quoted(term)}^^{SHORT.get(Iri(term.datatype)) or f'<{term.datatype}>'}"
     return ttl_object(exact(term))
 
 
@@ -128,6 +152,8 @@ def jsonld_value(term: Object) -> dict | str:
         return term
     if kind is int:
         return {"@value": str(term), "@type": XSD_INTEGER}
+    if kind is Typed:
+        return {"@value": str(term), "@type": term.datatype}
     return jsonld_value(exact(term))
 
 
@@ -156,4 +182,6 @@ def rdflib_object(term: Object) -> URIRef | Literal:
         return Literal(term)
     if kind is int:
         return Literal(term, datatype=URIRef(XSD_INTEGER))
+    if kind is Typed:
+        return Literal(str(term), datatype=URIRef(term.datatype))
     return rdflib_object(exact(term))

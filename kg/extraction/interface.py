@@ -12,7 +12,7 @@ from spacy.tokens import Doc
 from kg.text.abbreviations import Abbreviation, find_abbreviations
 from kg.text.bounded import MAX_PARSE_TOKENS, drop_long_runs, strip_prefix, token_limit
 from kg.text.markup import CleanText, truncate
-from kg.types import EntityType, Mention, MentionRelation, Paper, RelationType, Role
+from kg.types import EntityType, Mention, MentionRelation, Paper, RelationType, ResultMention, Role
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,7 @@ class Extraction:
     relations: tuple[MentionRelation, ...] = field(default_factory=tuple)
     abbreviations: tuple[tuple[str, str], ...] = ()  # (short, long) defined in the abstract
     failed: str = ""  # why extraction failed on this paper (it is kept without entities; never cached)
+    results: tuple[ResultMention, ...] = ()  # the numbers it reports as results (kg.extraction.results)
 
 
 # The stages of extraction, as registered factories make them (kg.registry): an extractor turns a parsed
@@ -99,8 +100,9 @@ CombineFn = Callable[[Doc, DocContext, list[Candidate]], list[Candidate]]
 CombinerFactory = Callable[[Optional[Path]], CombineFn]  # every combiner: factory(weights file or None)
 RelateFn = Callable[[Doc, DocContext, list[Candidate]], Iterable[CandidateRelation]]
 RelatorFactory = Callable[[Optional[Path]], RelateFn]  # every relator: factory(weights file or folder, or None)
-# The whole per-paper extraction step: extractors, one combiner, then the relators.
-ExtractFn = Callable[[Doc, DocContext], tuple[list[Candidate], list[CandidateRelation]]]
+# The whole per-paper extraction step: extractors, one combiner, then the relators and the results step; an
+# ExtractFn returns (mentions, relations) or (mentions, relations, results: kg.extraction.results.CandidateResult).
+ExtractFn = Callable[[Doc, DocContext], tuple]
 
 
 MAX_PARSE_CHARS = 100_000  # about 30 pages; real abstracts are under 5,000 characters
@@ -160,7 +162,9 @@ def to_mention(paper: Paper, context: DocContext, sentences: list[tuple[int, int
 
 def extract_paper(paper: Paper, doc: Doc, context: DocContext, extract: ExtractFn) -> Extraction:
     """Run the extraction step on one parsed paper and map everything to the abstract."""
-    candidates, relations = extract(doc, context)
+    from kg.extraction.results import to_result
+
+    candidates, relations, *rest = extract(doc, context)
     sentences = sentence_bounds(doc)
     mentions = {c: to_mention(paper, context, sentences, c) for c in candidates}
     found = tuple(
@@ -168,4 +172,6 @@ def extract_paper(paper: Paper, doc: Doc, context: DocContext, extract: ExtractF
         for r in relations if r.source in mentions and r.target in mentions
     )
     pairs = tuple((a.short, a.long) for a in context.abbreviations)
-    return Extraction(tuple(sorted(mentions.values())), tuple(sorted(found)), pairs)
+    results = tuple(sorted((to_result(r, to_mention(paper, context, sentences, Candidate(r.start, r.end, None)),
+                                      mentions.get) for r in (rest[0] if rest else ())), key=lambda r: (r.start, r.end)))
+    return Extraction(tuple(sorted(mentions.values())), tuple(sorted(found)), pairs, results=results)

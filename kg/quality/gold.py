@@ -24,6 +24,20 @@ if TYPE_CHECKING:
 
 def read_gold(path: Path) -> list[dict]:
     """The gold records of a JSONL file; raises UserError (file:line: problem) if it is not valid gold."""
+    records = []
+    for number, record, dropped in read_gold_lines(path):
+        problem = gold_problem(record) or (f"{dropped} is nested too deeply" if dropped else None)
+        if problem:
+            raise UserError(f"{path}:{number}: {problem} (expected {{\"id\", \"text\", \"entities\": [...]}})")
+        records.append(record)
+    if not records:
+        raise UserError(f"{path}: no gold records (the file is empty)")
+    return records
+
+
+def read_gold_lines(path: Path) -> list[tuple[int, object, str | None]]:
+    """(line number, parsed JSON value, the first part dropped as nested too deeply or None) of each non-blank
+    line of a JSONL gold file; UserError names the file and line of malformed JSON, or an unreadable file."""
     try:
         data = path.read_bytes()
     except OSError as error:
@@ -32,7 +46,7 @@ def read_gold(path: Path) -> list[dict]:
         text = decode(data, [], path.name)
     except NotText as error:
         raise UserError(f"{path}:1: {error} (expected gold JSON Lines)") from None
-    records = []
+    lines = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -40,13 +54,10 @@ def read_gold(path: Path) -> list[dict]:
             parsed = parse_line(line.lstrip("\ufeff"))
         except ValueError as error:
             raise UserError(f"{path}:{number}: malformed JSON ({getattr(error, 'msg', error)})") from None
-        problem = gold_problem(parsed.value) or (f"{parsed.dropped[0]} is nested too deeply" if parsed.dropped else None)
-        if problem:
-            raise UserError(f"{path}:{number}: {problem} (expected {{\"id\", \"text\", \"entities\": [...]}})")
-        records.append(parsed.value)
-    if not records:
+        lines.append((number, parsed.value, parsed.dropped[0] if parsed.dropped else None))
+    if not lines:
         raise UserError(f"{path}: no gold records (the file is empty)")
-    return records
+    return lines
 
 
 def gold_problem(record: object) -> str | None:

@@ -187,7 +187,7 @@ def print_summary(report: BuildReport, out: Console) -> None:
         table.add_row(entity_type, str(count))
     table.add_row("total", str(sum(stats.entities.values())))
     out.print(table)
-    out.print(f"edges: {stats.links} paper→entity, {stats.relations} entity→entity")
+    out.print(f"edges: {stats.links} paper→entity, {stats.relations} entity→entity; results reported: {stats.results}")
     for path in report.outputs:
         out.print(f"wrote {path}", markup=False)
     if report.cache:

@@ -12,6 +12,11 @@
   var $ = function (id) { return document.getElementById(id); };
   var adjacency = nodes.map(function () { return []; });
   edges.forEach(function (edge, i) { adjacency[edge[0]].push(i); adjacency[edge[1]].push(i); });
+  var reported = nodes.map(function () { return []; });  // the results naming each paper and entity
+  (data.results || []).forEach(function (r) {
+    reported[r[0]].push(r);
+    r[2].forEach(function (j) { if (j !== r[0] && reported[j].indexOf(r) < 0) reported[j].push(r); });
+  });
   var kinds = nodes.map(function () { return []; });  // entities that are kinds of each one (their kindOf)
   nodes.forEach(function (node, i) { if (node.kindOf !== undefined) kinds[node.kindOf].push(i); });
   kinds.forEach(function (list) { list.sort(function (a, b) { return nodes[b].papers - nodes[a].papers || a - b; }); });
@@ -347,6 +352,7 @@
     box.appendChild(abstract(i));
     var linked = adjacency[i].filter(function (e) { return edges[e][0] === i && edges[e][2] === "mention"; })
       .sort(function (a, b) { return (edges[a][3] > edges[b][3]) - (edges[a][3] < edges[b][3]) || a - b; });
+    resultList(i, box);
     list("Entities", linked, function (e) {
       var span = el("span"); span.appendChild(link(edges[e][1]));
       span.appendChild(document.createTextNode(" — " + nodes[edges[e][1]].type + ", " + edges[e][3]));
@@ -384,6 +390,14 @@
       .slice(0, 20).map(function (j) { return [j, counts.get(j)]; });
   }
 
+  function resultList(i, box) {  // the numbers reported for a paper or an entity, each with its paper
+    list("Results", reported[i], function (r) {
+      var span = el("span", r[1] + (nodes[i].kind === "paper" ? "" : " — "));
+      if (nodes[i].kind !== "paper") span.appendChild(link(r[0]));
+      return span;
+    }, box);
+  }
+
   function entityDetails(i, box) {
     var node = nodes[i];
     idField(box, node.id, "entity-id");
@@ -417,6 +431,7 @@
       span.appendChild(document.createTextNode(" — " + plural(nodes[j].papers, "paper")));
       return span;
     }, box);
+    resultList(i, box);
     var related = adjacency[i].filter(function (e) { return edges[e][2] === "relation"; });
     RELATION_GROUPS.forEach(function (group) {  // read in the relation's direction, most supported first
       var found = related.filter(function (e) { return edges[e][3] === group[0] && (edges[e][0] === i) === group[1]; })
@@ -539,15 +554,15 @@
     if (!named.length) $("communities").hidden = true;
   }
 
-  function showMap() {
-    $("overview").hidden = true; $("map-view").hidden = false; $("map-controls").hidden = false;
-    $("tab-map").setAttribute("aria-selected", "true"); $("tab-overview").setAttribute("aria-selected", "false");
+  function showTab(name) {  // the map's filters, counts and Show all do nothing on the other tabs: hidden with the map
+    ["map", "overview", "leaderboards"].forEach(function (tab) {
+      $(tab === "map" ? "map-view" : tab).hidden = tab !== name;
+      $("tab-" + tab).setAttribute("aria-selected", String(tab === name));
+    });
+    $("map-controls").hidden = name !== "map";
   }
-
-  function showOverview() {  // the map's filters, counts and Show all do nothing here: hidden with the map
-    $("overview").hidden = false; $("map-view").hidden = true; $("map-controls").hidden = true;
-    $("tab-map").setAttribute("aria-selected", "false"); $("tab-overview").setAttribute("aria-selected", "true");
-  }
+  function showMap() { showTab("map"); }
+  function showOverview() { showTab("overview"); }
 
   function controls() {
     $("min-papers").value = state.minPapers;
@@ -582,10 +597,13 @@
     $("close").addEventListener("click", function () { $("panel").hidden = true; state.selected = -1; network.unselectAll(); network.redraw(); });
     $("tab-map").addEventListener("click", showMap);
     $("tab-overview").addEventListener("click", showOverview);
-    $("overview").addEventListener("click", function (event) {
-      var bar = event.target.closest("[data-node], [data-community]");
-      if (!bar) return;
-      if (bar.dataset.node !== undefined) focusNode(+bar.dataset.node); else focusCommunity(+bar.dataset.community);
+    $("tab-leaderboards").addEventListener("click", function () { showTab("leaderboards"); });
+    ["overview", "leaderboards"].forEach(function (id) {
+      $(id).addEventListener("click", function (event) {
+        var bar = event.target.closest("[data-node], [data-community]");
+        if (!bar) return;
+        if (bar.dataset.node !== undefined) focusNode(+bar.dataset.node); else focusCommunity(+bar.dataset.community);
+      });
     });
     network.on("click", function (params) {
       var hit = smallestAt(params.pointer.canvas);

@@ -69,7 +69,7 @@ var kgPack = (function () {
       var meta = block.meta;
       meta.links = groups(core.links);
       return { meta: meta, nodes: nodeRecords(core.nodes, meta.types, core.strings), edges: edgeRecords(core.edges),
-               options: block.options };
+               options: block.options, results: core.results || [] };
     });
   }
 

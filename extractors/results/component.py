@@ -1,0 +1,72 @@
+"""The results step of extraction: every number of a paper, read by the results model, with its fields."""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable, Sequence
+
+from spacy.tokens import Doc
+
+from kg.extraction.interface import Candidate, DocContext
+from kg.extraction.results import CandidateResult
+from kg.extractors.results.features import number_features
+from kg.extractors.results.fields import read_fields
+from kg.extractors.results.model import LABELS, ResultsModel, load
+from kg.extractors.results.numbers import Number, find_numbers
+
+ResultsFn = Callable[[Doc, DocContext, list[Candidate]], list[CandidateResult]]
+
+
+def sentence_index(doc: Doc) -> Callable[[int], int]:
+    """The index of the sentence holding a character offset."""
+    starts = [s.start_char for s in doc.sents]
+
+    def index(char: int) -> int:
+        from bisect import bisect_right
+        return max(0, bisect_right(starts, char) - 1)
+
+    return index
+
+
+def featurise(doc: Doc, numbers: Sequence[Number], mentions: Sequence[Candidate]) -> list[list[str]]:
+    """The feature strings of each number of a Doc."""
+    index, count = sentence_index(doc), len(list(doc.sents))
+    return [number_features(doc, n, numbers, mentions, index(n.start), count) for n in numbers]
+
+
+def read_results(model: ResultsModel, doc: Doc, mentions: Sequence[Candidate]) -> list[CandidateResult]:
+    """The numbers of a Doc the model reads as results (one per value and unit: the likeliest), with fields."""
+    numbers = find_numbers(doc.text)
+    if not numbers:
+        return []
+    probs = model.numbers.probabilities(featurise(doc, numbers, mentions))
+    best: dict[tuple[str, str], tuple[float, Number, str]] = {}
+    for number, p in zip(numbers, probs):
+        result = 1.0 - float(p[0])
+        if result < model.threshold:
+            continue
+        kind = LABELS[1 + int(p[2] > p[1])]
+        key = (number.value.lstrip("+").replace(",", ""), number.unit)
+        if key not in best or result > best[key][0]:
+            best[key] = (result, number, kind)
+    found: list[CandidateResult] = []
+    sentence_of = sentence_index(doc)
+    for result, number, kind in sorted(best.values(), key=lambda b: b[1].start):
+        f = read_fields(doc, number, mentions, kind, model)
+        before = found[-1] if found and sentence_of(found[-1].start) == sentence_of(number.start) else None
+        if not f.metric_name and before is not None:  # '95.1% accuracy, against 90.5% for X': the same measure
+            f = replace(f, metric=before.metric, metric_name=before.metric_name)
+        found.append(CandidateResult(number.start, number.end, kind, number.unit, f.metric_name, number.bound,
+                                     f.setting, f.proposal, f.subject, f.metric, f.dataset, f.task, f.against,
+                                     result))
+    return found
+
+
+def make_results_step(weights: Path | None = None) -> ResultsFn:
+    """Factory: the results step with the weights at `weights` (default: shipped), loaded once."""
+    model = load(weights)
+
+    def step(doc: Doc, context: DocContext, mentions: list[Candidate]) -> list[CandidateResult]:
+        return read_results(model, doc, [m for m in mentions if m.kind == "entity"])
+
+    return step

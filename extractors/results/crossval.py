@@ -1,0 +1,84 @@
+"""`kg train --results` and `kg eval --results --cv`: parse the gold abstracts once, extract their mentions with
+the build's default step, then train the results model (or one per fold, scoring each paper with the model that
+did not see it)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from spacy.tokens import Doc
+
+from kg.extraction.interface import Candidate
+from kg.extractors.results.component import read_results
+from kg.extractors.results.model import ResultsModel
+from kg.extractors.results.training import Example, example_of, folds_of, train
+from kg.quality.result_scores import BASELINE, PROPOSED, Reported
+from kg.types import Paper
+
+Say = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A gold abstract parsed and extracted once: its Doc, entity mentions, gold results and gold entities."""
+
+    paper: Paper
+    doc: Doc
+    mentions: tuple[Candidate, ...]
+    results: tuple[dict, ...]
+    entities: tuple[dict, ...]
+
+
+def parse_gold(papers: Sequence[Paper], results: dict[str, list[dict]], entities: dict[str, list[dict]],
+               model: str, say: Say) -> list[Parsed]:
+    """The papers with gold results, parsed and extracted with the default extractors (without the results step)."""
+    from kg.extractors import build_extract
+    from kg.nlp.load import load_nlp
+    from kg.run.worker import parse_papers
+
+    nlp, warning = load_nlp(model)
+    if warning:
+        say(f"warning: {warning}")
+    extract = build_extract(results=False)
+    chosen = [p for p in papers if p.id in results]
+    say(f"extracting the mentions of {len(chosen)} abstracts with gold results")
+    parsed = []
+    for paper, doc, context in parse_papers(chosen, nlp):
+        mentions = [m for m in extract(doc, context)[0] if m.kind == "entity"]
+        parsed.append(Parsed(paper, doc, tuple(mentions), tuple(results[paper.id]), tuple(entities.get(paper.id, ()))))
+    return parsed
+
+
+def examples_of(parsed: Sequence[Parsed]) -> list[Example]:
+    """The training examples of parsed gold abstracts."""
+    return [example_of(p.paper.id, p.doc, p.mentions, p.results, p.entities) for p in parsed]
+
+
+def train_results(parsed: Sequence[Parsed]) -> ResultsModel:
+    """The results model trained on every parsed gold abstract."""
+    return train(examples_of(parsed))
+
+
+def predicted(model: ResultsModel, p: Parsed) -> list[Reported]:
+    """One paper's results under `model`, as Reported (names: the mention texts)."""
+    text = p.doc.text
+
+    def names(m: Candidate | None) -> tuple[str, ...]:
+        return (text[m.start:m.end],) if m is not None else ()
+
+    found = []
+    for r in read_results(model, p.doc, p.mentions):
+        subject = (PROPOSED,) if r.proposal else names(r.subject) or (BASELINE,)
+        found.append(Reported(p.paper.id, r.kind, text[r.start:r.end], r.unit, subject, names(r.dataset),
+                              names(r.task), r.metric_name))
+    return found
+
+
+def cross_validate_results(parsed: Sequence[Parsed], folds: int) -> list[Reported]:
+    """Every paper's results predicted by the model trained on the other folds (folds by paper id)."""
+    by_id = {p.paper.id: p for p in parsed}
+    found: list[Reported] = []
+    for model, held in folds_of(examples_of(parsed), folds):
+        for example in held:
+            found += predicted(model, by_id[example.paper_id])
+    return sorted(found, key=lambda r: r.paper_id)

@@ -1,0 +1,156 @@
+"""Who reached a number, on what, by which measure: the fields of a result from its sentence's parse and the
+paper's entity mentions (subject, dataset, task, metric, against, setting)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from spacy.tokens import Doc, Span, Token
+
+from kg.extraction.interface import Candidate
+from kg.extractors.results.features import token_at
+from kg.extractors.results.linking import (BASELINE, DATASET_TYPES, NONE, PROPOSAL, SUBJECT_TYPES, Option, Place,
+                                          choose, context_features, options, sentence_of)
+from kg.extractors.results.model import ResultsModel
+from kg.extractors.results.numbers import Number
+
+ACTORS = ("method", "model")
+COMPARE = {"over", "than", "against", "versus", "vs", "vs.", "relative", "compared", "outperform", "outperforms",
+           "outperforming", "surpass", "surpasses", "surpassing", "beat", "beats"}
+SETTING = {"at", "under", "with"}
+
+
+@dataclass(frozen=True)
+class Fields:
+    """What a result's number is about; mentions are the paper's combined candidates (None: not known).
+    `subject` None with `proposal` False is an unnamed baseline."""
+
+    subject: Candidate | None = None
+    proposal: bool = False
+    metric: Candidate | None = None
+    metric_name: str = ""
+    dataset: Candidate | None = None
+    task: Candidate | None = None
+    against: Candidate | None = None
+    setting: str | None = None
+
+
+def in_span(mentions: Sequence[Candidate], start: int, end: int, types: Sequence[str]) -> list[Candidate]:
+    """The entity mentions of `types` inside [start, end), in order."""
+    return [m for m in mentions if m.kind == "entity" and m.type in types and start <= m.start and m.end <= end]
+
+
+def nearest(mentions: Sequence[Candidate], number: Number) -> Candidate | None:
+    """The mention closest to the number (ties: the one before it)."""
+    def distance(m: Candidate) -> tuple[int, int]:
+        return (number.start - m.end, 0) if m.end <= number.start else (m.start - number.unit_end, 1)
+    return min(mentions, key=distance, default=None)
+
+
+def governing_subject(doc: Doc, index: int, sentence: Span) -> Span | None:
+    """The grammatical subject of the clause the number sits in (nsubj/nsubjpass of its first verb up)."""
+    token: Token = doc[index]
+    for _ in range(12):
+        if token.pos_ in ("VERB", "AUX"):
+            subjects = [c for c in token.children if c.dep_ in ("nsubj", "nsubjpass")]
+            if subjects:
+                s = subjects[0]
+                return doc[s.left_edge.i:s.right_edge.i + 1]
+        if token.head.i == token.i or not (sentence.start <= token.head.i < sentence.end):
+            return None
+        token = token.head
+    return None
+
+
+def metric_of(doc: Doc, number: Number, sentence: Span, mentions: Sequence[Candidate], index: int,
+              last: int) -> tuple[Candidate | None, str]:
+    """The metric mention nearest the number in its sentence, and the metric as worded (that mention, else the
+    noun phrase right after the number, else the noun the number is 'of')."""
+    metrics = in_span(mentions, sentence.start_char, sentence.end_char, ("metric",))
+    chosen = nearest(metrics, number)
+    if chosen is not None:
+        return chosen, doc.text[chosen.start:chosen.end]
+    for chunk in sentence.noun_chunks:
+        if chunk.start <= last + 1 < chunk.end or chunk.start == last + 1:
+            words = [t for t in chunk if t.i > last and not t.like_num]
+            if words:
+                return None, doc.text[words[0].idx:words[-1].idx + len(words[-1])]
+    head = doc[index].head
+    if head.lower_ == "of" and head.head.pos_ in ("NOUN", "PROPN"):
+        noun = head.head
+        left = noun.left_edge if noun.left_edge.i >= sentence.start else noun
+        return None, doc.text[left.idx:noun.idx + len(noun)]
+    return None, ""
+
+
+def against_of(doc: Doc, number: Number, sentence: Span, mentions: Sequence[Candidate]) -> Candidate | None:
+    """What a change is measured against: the first mention after a comparison word ('over', 'than', 'vs')."""
+    for t in sentence:
+        if t.lower_ in COMPARE:
+            named = [m for m in in_span(mentions, t.idx + len(t), sentence.end_char, ACTORS + ("dataset",))
+                     if m.type in ACTORS and m.start - (t.idx + len(t)) <= 30]
+            if named:
+                return named[0]
+    return None
+
+
+def setting_of(doc: Doc, sentence: Span, last: int) -> str | None:
+    """A condition written right after the number ('at 72.9% sparsity', 'under 4-bit quantization')."""
+    follow = doc[last + 1:min(sentence.end, last + 3)]
+    for t in follow:
+        if t.lower_ in SETTING:
+            words = []
+            for w in doc[t.i:min(sentence.end, t.i + 7)]:
+                if w.is_punct and w.text not in "%-" or (words and w.lower_ in ("and", "while", "which")):
+                    break
+                words.append(w)
+            if len(words) > 1:
+                return doc.text[words[0].idx:words[-1].idx + len(words[-1])]
+    return None
+
+
+@dataclass(frozen=True)
+class Links:
+    """A number's subject and dataset options with their features (what the linking layers score)."""
+
+    subjects: list[Option]
+    subject_features: list[list[str]]
+    datasets: list[Option]
+    dataset_features: list[list[str]]
+    subject: Option
+    dataset: Option
+
+
+def link(doc: Doc, number: Number, mentions: Sequence[Candidate], kind: str, model: ResultsModel | None) -> Links:
+    """The subject and dataset options of a number and the model's choice among them (None: the first)."""
+    index, last = token_at(doc, number.start), token_at(doc, max(number.unit_end - 1, number.start))
+    sentence = doc[index].sent
+    starts = [s.start_char for s in doc.sents]
+    clause = governing_subject(doc, index, sentence)
+    place = Place(index, last, sentence_of(starts, number.start), (sentence.start, sentence.end),
+                  (clause.start_char, clause.end_char) if clause is not None else None)
+    counts: dict[str, int] = {}
+    for m in mentions:
+        name = doc.text[m.start:m.end].casefold()
+        counts[name] = counts.get(name, 0) + 1
+    has_proposed = any(m.role == "proposed" and m.type in ACTORS for m in mentions)
+    context = context_features(doc, place, kind, has_proposed)
+    subjects = options(doc, number, mentions, SUBJECT_TYPES, (PROPOSAL, BASELINE))
+    datasets = options(doc, number, mentions, DATASET_TYPES, (NONE,))
+    subject, subject_features = choose(model and model.subject, doc, number, subjects, place, starts, context, counts)
+    dataset, dataset_features = choose(model and model.dataset, doc, number, datasets, place, starts, context, counts)
+    return Links(subjects, subject_features, datasets, dataset_features, subject, dataset)
+
+
+def read_fields(doc: Doc, number: Number, mentions: Sequence[Candidate], kind: str, model: ResultsModel) -> Fields:
+    """The fields of a number read as a result of `kind` (score/change)."""
+    index, last = token_at(doc, number.start), token_at(doc, max(number.unit_end - 1, number.start))
+    sentence = doc[index].sent
+    links = link(doc, number, mentions, kind, model)
+    metric, metric_name = metric_of(doc, number, sentence, mentions, index, last)
+    tasks = in_span(mentions, sentence.start_char, sentence.end_char, ("task",))
+    against = against_of(doc, number, sentence, mentions) if kind == "change" else None
+    if against is not None and against == links.subject.mention:
+        against = None
+    return Fields(links.subject.mention, links.subject.name == PROPOSAL, metric, metric_name, links.dataset.mention,
+                  nearest(tasks, number), against, setting_of(doc, sentence, last))

@@ -1,0 +1,119 @@
+"""Choosing a result's subject and dataset among the paper's mentions: each candidate (a distinct name of the
+right type, at its occurrence nearest the number, or a stand-in: the unnamed proposal, an unnamed baseline, no
+dataset) gets pair features; the trained layer scores them and the likeliest wins."""
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+from typing import Sequence
+
+from spacy.tokens import Doc
+
+from kg.extraction.interface import Candidate
+from kg.extractors.results.features import token_at
+from kg.extractors.results.numbers import Number
+
+SUBJECT_TYPES, DATASET_TYPES = ("method", "model"), ("dataset",)
+PROPOSAL, BASELINE, NONE = "(proposed)", "(baseline)", "(none)"
+OURS = {"we", "our", "ours", "us"}
+COMPARE = {"over", "than", "against", "versus", "vs", "vs.", "compared", "relative", "outperform", "outperforms",
+           "outperforming", "surpass", "surpasses", "surpassing", "beat", "beats", "baseline", "baselines"}
+
+
+@dataclass(frozen=True)
+class Option:
+    """A candidate answer: a mention (its nearest occurrence) or a stand-in name (PROPOSAL, BASELINE, NONE)."""
+
+    name: str
+    mention: Candidate | None = None
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a number is: its first and last token, its sentence's index and token bounds, its clause subject."""
+
+    first: int
+    last: int
+    sentence: int
+    bounds: tuple[int, int]
+    subject: tuple[int, int] | None  # character span of the clause's grammatical subject
+
+
+def bucket(n: int, edges: Sequence[int] = (0, 2, 5, 10, 20)) -> str:
+    """A distance as a coarse class."""
+    return next((f"<={e}" for e in edges if n <= e), f">{edges[-1]}")
+
+
+def options(doc: Doc, number: Number, mentions: Sequence[Candidate], types: Sequence[str],
+            stand_ins: Sequence[str]) -> list[Option]:
+    """One option per distinct name of `types` (its occurrence nearest the number), then the stand-ins."""
+    best: dict[str, Candidate] = {}
+    for m in mentions:
+        if m.kind != "entity" or m.type not in types or m.start <= number.start < m.end:
+            continue
+        name = doc.text[m.start:m.end].casefold()
+        if name not in best or distance(m, number) < distance(best[name], number):
+            best[name] = m
+    return [Option(n, best[n]) for n in sorted(best, key=lambda n: best[n].start)] + [Option(s) for s in stand_ins]
+
+
+def distance(m: Candidate, number: Number) -> int:
+    """Characters between a mention and a number."""
+    return number.start - m.end if m.end <= number.start else m.start - number.end
+
+
+def sentence_of(starts: Sequence[int], char: int) -> int:
+    """The index of the sentence (by start offsets) holding a character."""
+    return max(0, bisect_right(starts, char) - 1)
+
+
+def word_before(doc: Doc, char: int) -> str:
+    """The lower-cased word right before a character offset."""
+    i = token_at(doc, char)
+    return doc[i - 1].lower_ if i > 0 and doc[i].idx >= char else doc[i].lower_ if doc[i].idx < char else "<s>"
+
+
+def context_features(doc: Doc, place: Place, kind: str, has_proposed: bool) -> list[str]:
+    """What every option of a number shares: the kind, the clause subject's words, comparison words."""
+    start, end = place.bounds
+    words = {t.lower_ for t in doc[start:end]}
+    subject_words = {t.lower_ for t in doc.char_span(*place.subject, alignment_mode="expand")} if place.subject else set()
+    return [f"kind:{kind}", f"ours:{bool(subject_words & OURS)}", f"cmp:{bool(words & COMPARE)}",
+            f"subjbase:{'baseline' in subject_words or 'baselines' in subject_words}", f"hasprop:{has_proposed}"]
+
+
+def option_features(doc: Doc, number: Number, option: Option, place: Place, starts: Sequence[int],
+                    context: list[str], counts: dict[str, int], nearest_rank: int) -> list[str]:
+    """The pair features of one option for one number (stand-ins: their name crossed with the context)."""
+    if option.mention is None:
+        return [f"stand:{option.name}"] + [f"stand:{option.name}:{c}" for c in context]
+    m = option.mention
+    gap = sentence_of(starts, number.start) - sentence_of(starts, m.start)
+    where = "same" if gap == 0 else f"prev{min(gap, 3)}" if gap > 0 else "next"
+    side = "before" if m.end <= number.start else "after"
+    tokens = abs(token_at(doc, m.start) - place.first)
+    feats = [f"where:{where}", f"where:{where}:{side}", f"dist:{where}:{bucket(tokens)}", f"role:{m.role}",
+             f"type:{m.type}", f"prev:{word_before(doc, m.start)}", f"count:{min(counts.get(option.name, 1), 3)}",
+             f"rank:{where}:{min(nearest_rank, 2)}", f"role:{m.role}:{where}"]
+    if place.subject and place.subject[0] <= m.start < place.subject[1]:
+        feats.append("in_subject")
+    if where == "same":
+        between = doc.text[m.end:number.start] if side == "before" else doc.text[number.unit_end:m.start]
+        words = between.split()
+        feats.append(f"nums_between:{min(sum(any(c.isdigit() for c in w) for w in words), 2)}")
+        feats += [f"btw:{side}:{w.lower().strip('.,;:()')}" for w in words[:4] + words[-2:]]
+        if len(words) <= 3:
+            feats.append(f"tight:{side}:{' '.join(w.lower() for w in words)}")
+    return feats + [f"{context[0]}:{f}" for f in feats[:3]]
+
+
+def choose(layer, doc: Doc, number: Number, opts: list[Option], place: Place, starts: Sequence[int],
+           context: list[str], counts: dict[str, int]) -> tuple[Option, list[list[str]]]:
+    """The likeliest option under `layer` (None: the features only, for training) and every option's features."""
+    ranks = {o.name: r for r, o in enumerate(sorted((o for o in opts if o.mention is not None),
+                                                    key=lambda o: distance(o.mention, number)))}
+    feats = [option_features(doc, number, o, place, starts, context, counts, ranks.get(o.name, 0)) for o in opts]
+    if layer is None or not opts:
+        return (opts[0] if opts else Option(NONE)), feats
+    probs = layer.probabilities(feats)[:, 1]
+    return opts[int(probs.argmax())], feats

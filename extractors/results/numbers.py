@@ -1,0 +1,136 @@
+"""Every number of an abstract's clean text with its unit and what qualifies it (pure: text in, numbers out).
+
+A number is written digits (`95.12`, `1,000`, `+1.91`, `−0.4`, `.85`); a range (`23.56-26.36 dB`, `6–8`,
+`from 0.73 to 0.92`) gives both ends, the low end bounded `at least`, the high end `up to`, both with the
+range's unit. Digits inside a name (`ResNet-18`, `GPT-5.4`, `3D`, `6G`, `F1`) are not numbers; neither are
+citation marks or enumerations (`[12]`, `(ii)`). Units follow the gold conventions (RESULTS.md): `%`,
+`points` (percentage points, pp), `x` (times), and the measurement units written after the number."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+NUMBER = re.compile(r"(?<![\w.])([+\-−±]?)(\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d)|\d+(?:\.\d+)?|\.\d+)(?!\.\d)")
+# Units as written after a number (longest first); each maps to the gold spelling.
+UNIT_WORDS = {
+    "%": "%", "percent": "%", "per cent": "%", "percentage points": "points", "percentage point": "points",
+    "percentage": "%", "pp": "points", "p.p.": "points", "points": "points", "point": "points", "pts": "points",
+    "×": "x", "x": "x", "times": "x", "fold": "x", "-fold": "x",
+    "db": "dB", "ms": "ms", "milliseconds": "ms", "s": "s", "sec": "s", "seconds": "s", "second": "s",
+    "minutes": "min", "min": "min", "hours": "hours", "hour": "hours", "h": "hours", "days": "days",
+    "gb": "GB", "mb": "MB", "kb": "KB", "kib": "KiB", "mib": "MiB", "gib": "GiB", "tb": "TB",
+    "fps": "FPS", "tokens": "tokens", "m": "m", "cm": "cm", "mm": "mm", "km": "km", "k": "K", "b": "B",
+    "gflops": "GFLOPs", "tflops": "TFLOPs", "flops": "FLOPs", "w": "W", "j": "J", "hz": "Hz", "mhz": "MHz",
+    "ghz": "GHz", "bits": "bits", "bpp": "bpp", "mw": "mW", "kwh": "kWh", "°c": "°C", "k tokens": "K tokens",
+}
+UNIT = re.compile(r"\s?(" + "|".join(re.escape(u) for u in sorted(UNIT_WORDS, key=len, reverse=True)) + r")(?![\w%])",
+                  re.IGNORECASE)
+TIGHT_UNITS = {"%", "×", "x", "-fold"}  # units that may touch the number; the others after a space or not
+RANGE = re.compile(r"\s?(?:[-–—]|to|and)\s?$")
+FROM = re.compile(r"\bfrom\s+$", re.IGNORECASE)
+ENUMERATION = re.compile(r"[\[(]\s*$")
+LIST = re.compile(r"\s*(?:,|,?\s*and|,?\s*or|/)\s*")
+SPREAD = re.compile(r"\s*(?:±|\+-|\+/-)\s*")
+
+
+@dataclass(frozen=True, order=True)
+class Number:
+    """A number of the clean text: [start, end) the digits (with a written sign), the unit's end, the gold unit,
+    `bound` when a range gives it ("at least" low end, "up to" high end), `value` the digits as written."""
+
+    start: int
+    end: int
+    value: str
+    unit: str = ""
+    unit_end: int = 0
+    bound: str | None = None
+
+    @property
+    def decimal(self) -> Decimal:
+        """The value as a decimal number (thousands separators dropped, the minus sign read)."""
+        return to_decimal(self.value)
+
+
+def to_decimal(value: str) -> Decimal:
+    """A written value as a Decimal ('1,000' -> 1000, '−1.5' -> -1.5, '+2' -> 2, '.85' -> 0.85)."""
+    text = value.replace(",", "").replace("−", "-").replace("±", "")
+    try:
+        return Decimal(text)
+    except InvalidOperation:
+        return Decimal(0)
+
+
+def unit_after(text: str, end: int) -> tuple[str, int]:
+    """The unit written right after a number ending at `end` (gold spelling, its end), or ("", end)."""
+    match = UNIT.match(text, end)
+    if not match:
+        return "", end
+    written = match.group(1)
+    if match.start(1) > end and written.lower() in ("x",):  # "3 x 3" is a product, "3x" a factor
+        return "", end
+    unit = UNIT_WORDS[written.lower()]
+    if unit in ("m", "K", "B", "W", "J") and len(written) == 1 and match.start(1) == end:
+        return "", end  # "7B", "5s", "10K" glued to the number name sizes or orders, not measured units
+    return unit, match.end(1)
+
+
+def in_name(text: str, start: int, end: int) -> bool:
+    """Whether the digits at [start, end) belong to a name ('ResNet-18', 'GPT-5.4', 'v2', '3D', 'F1')."""
+    before = text[max(0, start - 2):start]
+    if re.search(r"[A-Za-z]-?$", before) and not re.search(r"(?:^|\s)[xX×]$", before):
+        return True
+    return bool(re.match(r"[A-Za-z]", text[end:end + 1]) and not unit_after(text, end)[0])
+
+
+def find_numbers(text: str) -> list[Number]:
+    """The numbers of a text, in order, with units and range bounds (see the module docstring)."""
+    found: list[Number] = []
+    for match in NUMBER.finditer(text):
+        start, end = match.start(), match.end()
+        if in_name(text, start, end) or ENUMERATION.search(text[max(0, start - 2):start]) and \
+                text[end:end + 1] in ")]" and "." not in match.group(2):
+            continue
+        sign = match.group(1)
+        if sign in "-−" and sign and start > 0 and (text[start - 1].isdigit() or text[start - 1] in "%x×"):
+            sign, start = "", start + 1  # '23.56-26.36': the dash of a range, not a minus sign
+        unit, unit_end = unit_after(text, end)
+        found.append(Number(start, end, sign + match.group(2), unit, unit_end))
+    return with_lists(text, with_ranges(text, without_spreads(text, found)))
+
+
+def without_spreads(text: str, numbers: list[Number]) -> list[Number]:
+    """Numbers without the spread of a mean ('90.85 ± 2.22%': the mean takes the unit, the spread goes)."""
+    out: list[Number] = []
+    for number in numbers:
+        if out and not out[-1].unit and SPREAD.fullmatch(text[out[-1].unit_end:number.start]):
+            mean = out[-1]
+            out[-1] = Number(mean.start, mean.end, mean.value, number.unit, mean.unit_end)
+            continue
+        out.append(number)
+    return out
+
+
+def with_lists(text: str, numbers: list[Number]) -> list[Number]:
+    """A list's unit written once at its end given to each ('3.9, 6.1, and 7.3 percentage points')."""
+    out = list(numbers)
+    for i in range(len(out) - 2, -1, -1):
+        this, after = out[i], out[i + 1]
+        if not this.unit and after.unit and LIST.fullmatch(text[this.unit_end:after.start]):
+            out[i] = Number(this.start, this.end, this.value, after.unit, this.unit_end, this.bound)
+    return out
+
+
+def with_ranges(text: str, numbers: list[Number]) -> list[Number]:
+    """Numbers with the bounds of the ranges they form ('6–8', '20.00-107.77 KiB', 'from 0.73 to 0.92')."""
+    out = list(numbers)
+    for i in range(len(out) - 1):
+        low, high = out[i], out[i + 1]
+        gap = text[low.unit_end:high.start]
+        joined = RANGE.fullmatch(gap) and (gap.strip() in "-–—" or FROM.search(text[max(0, low.start - 6):low.start]))
+        if not joined or low.bound or (low.unit and high.unit and low.unit != high.unit):
+            continue
+        unit = low.unit or high.unit
+        out[i] = Number(low.start, low.end, low.value, unit, low.unit_end, "at least")
+        out[i + 1] = Number(high.start, high.end, high.value, unit, high.unit_end, "up to")
+    return out

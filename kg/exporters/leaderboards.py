@@ -1,0 +1,100 @@
+"""Leaderboards from the graph's results: per dataset and metric with at least two scores, the scores ranked
+best first by the metric's direction (kg.graph.results.direction; unknown: higher first, and said), and the
+page's Leaderboards tab as HTML (every text escaped; rows carry `data-node` so a click opens the paper)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+import networkx as nx
+
+from kg.graph.results import Result, direction, results_of
+
+MIN_ROWS = 2
+BOARDS_SHOWN = 300
+ROWS_SHOWN = 50
+
+
+@dataclass(frozen=True)
+class Board:
+    """One leaderboard: a dataset node, the metric (as worded, or the metric entity's label), its direction
+    ('higher', 'lower' or None: unknown) and the ranked scores."""
+
+    dataset: str
+    metric: str
+    direction: str | None
+    rows: tuple[Result, ...]
+
+
+def metric_of(G: nx.DiGraph, result: Result) -> str:
+    """The metric a result is ranked by: its metric entity's label, else the metric as worded."""
+    if result.metric and result.metric in G:
+        return str(G.nodes[result.metric]["label"])
+    return result.metric_name
+
+
+def leaderboards(G: nx.DiGraph, min_rows: int = MIN_ROWS) -> list[Board]:
+    """Every (dataset, metric) with at least `min_rows` scores, most scores first (ties: dataset, metric)."""
+    grouped: dict[tuple[str, str], list[Result]] = {}
+    names: dict[tuple[str, str], str] = {}
+    for r in results_of(G):
+        metric = metric_of(G, r)
+        if r.kind != "score" or not r.dataset or not metric:
+            continue
+        key = (r.dataset, metric.casefold())
+        grouped.setdefault(key, []).append(r)
+        names.setdefault(key, metric)
+    boards = []
+    for key, rows in grouped.items():
+        if len(rows) < min_rows:
+            continue
+        better = direction(names[key])
+        sign = 1 if better == "lower" else -1
+        ranked = sorted(rows, key=lambda r: (sign * r.value, r.paper_id, r.start))
+        boards.append(Board(key[0], names[key], better, tuple(ranked)))
+    return sorted(boards, key=lambda b: (-len(b.rows), str(G.nodes[b.dataset]["label"]).casefold(), b.metric.casefold(),
+                                         b.dataset))
+
+
+def subject_label(G: nx.DiGraph, r: Result) -> str:
+    """Who reached a result: the subject's label, the paper's proposal or a baseline."""
+    if r.subject and r.subject in G:
+        return str(G.nodes[r.subject]["label"])
+    return "the paper's proposal" if r.proposal else "a baseline"
+
+
+def row_html(G: nx.DiGraph, rank: int, r: Result, index: dict[Any, int]) -> str:
+    """One ranked row: rank, subject, value with unit, paper (clickable), sentence."""
+    paper = f"paper:{r.paper_id}"
+    abstract = G.nodes[paper].get("abstract") or ""
+    sentence = " ".join(abstract[r.sentence_start:r.sentence_end].split())
+    subject = escape(subject_label(G, r))
+    if r.subject in index:
+        subject = f'<span class="link" data-node="{index[r.subject]}">{subject}</span>'
+    value = escape(r.written)
+    return (f'<tr><td class="rank">{rank}</td><td>{subject}</td><td class="value">{value}</td>'
+            f'<td><span class="link" data-node="{index[paper]}">{escape(str(G.nodes[paper]["label"]))}</span></td>'
+            f'<td class="sentence">{escape(sentence)}</td></tr>')
+
+
+def render_leaderboards(G: nx.DiGraph, index: dict[Any, int]) -> str:
+    """The Leaderboards tab's HTML (an explanation when there is none)."""
+    boards = leaderboards(G)
+    if not boards:
+        return ('<h2>Leaderboards</h2><p class="muted">No dataset has two or more scores by the same metric in '
+                'these abstracts.</p>')
+    parts = [f'<h2>Leaderboards</h2><p class="muted">{len(boards):,} leaderboards (a dataset and a metric with two or more '
+             f'reported scores){f", the first {BOARDS_SHOWN} shown" if len(boards) > BOARDS_SHOWN else ""}; '
+             'values as the abstracts state them, best first.</p>']
+    for board in boards[:BOARDS_SHOWN]:
+        dataset = escape(str(G.nodes[board.dataset]["label"]))
+        said = (f"{board.direction} is better" if board.direction
+                else "direction unknown: higher values first")
+        parts.append(f'<section class="board"><h3><span class="link" data-node="{index[board.dataset]}">{dataset}'
+                     f'</span> · {escape(board.metric)} <span class="muted">({said}; {len(board.rows)} scores)</span>'
+                     '</h3><table><thead><tr><th>#</th><th>Subject</th><th>Value</th><th>Paper</th><th>Sentence</th>'
+                     '</tr></thead><tbody>')
+        parts += [row_html(G, rank, r, index) for rank, r in enumerate(board.rows[:ROWS_SHOWN], start=1)]
+        parts.append("</tbody></table></section>")
+    return "".join(parts)

@@ -1,0 +1,132 @@
+"""Reported results on the graph: each extracted result with its mentions read as the resolved entities.
+
+Graph contract: `graph.graph["results"]` is a tuple of `Result` sorted by (paper, start, end); entity fields
+hold entity node ids (`method:foo`) or None, offsets index the original abstract (end exclusive)."""
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections import defaultdict
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Iterable
+
+import networkx as nx
+
+from kg.types import Link, Mention, ResultMention
+
+# Whether a larger value is better, for metrics every ML researcher reads the same way (general knowledge);
+# matched on the metric's lower-cased words: the longest listed name the metric contains wins.
+HIGHER = ("accuracy", "f1", "f1-score", "f-score", "precision", "recall", "auc", "auroc", "roc-auc", "map",
+          "miou", "iou", "dice", "bleu", "rouge", "meteor", "cider", "psnr", "ssim", "success rate", "pass@1",
+          "pass@k", "exact match", "em", "top-1", "top-5", "win rate", "reward", "score", "throughput", "speedup",
+          "speed-up", "ndcg", "mrr", "hit rate", "hits@1", "hits@10", "r@1", "recall@1", "kappa", "correlation",
+          "spearman", "pearson", "r2", "coverage", "fps")
+LOWER = ("error", "error rate", "wer", "cer", "fid", "kid", "lpips", "perplexity", "loss", "mse", "rmse", "mae",
+         "latency", "runtime", "cost", "memory", "eer", "fpr", "false positive rate", "chamfer distance",
+         "distance", "regret", "time", "ece", "calibration error", "energy")
+PERCENT_BOUNDED = ("accuracy", "precision", "recall", "f1", "success rate", "error rate", "auc", "miou", "iou",
+                   "dice", "top-1", "top-5", "exact match", "win rate", "pass@1")
+
+
+@dataclass(frozen=True)
+class Result:
+    """A result of one paper (see kg.types.ResultMention), entities as node ids."""
+
+    paper_id: str
+    start: int
+    end: int
+    text: str
+    kind: str
+    unit: str
+    sentence_start: int
+    sentence_end: int
+    metric_name: str = ""
+    bound: str | None = None
+    setting: str | None = None
+    proposal: bool = False
+    subject: str | None = None
+    metric: str | None = None
+    dataset: str | None = None
+    task: str | None = None
+    against: str | None = None
+    score: float = 1.0
+
+    @property
+    def value(self) -> Decimal:
+        """The value as a decimal (thousands separators dropped, the minus sign read)."""
+        try:
+            return Decimal(self.text.replace(",", "").replace("−", "-").lstrip("+±"))
+        except InvalidOperation:
+            return Decimal(0)
+
+    @property
+    def written(self) -> str:
+        """The value with its unit, as one would write it ('95.12%', '2.3x', '1.2 dB', '3.2 points')."""
+        return self.text + (self.unit if self.unit in ("%", "x") else f" {self.unit}" if self.unit else "")
+
+    def entity_ids(self) -> tuple[str, ...]:
+        """Every entity this result names."""
+        return tuple(e for e in (self.subject, self.metric, self.dataset, self.task, self.against) if e)
+
+
+def direction(metric: str) -> str | None:
+    """'higher' or 'lower' is better for a metric named `metric` (its longest known name), None when unknown."""
+    words = metric.casefold().replace("_", " ")
+    known = [(len(n), "higher") for n in HIGHER if contains(words, n)] + \
+            [(len(n), "lower") for n in LOWER if contains(words, n)]
+    return max(known)[1] if known else None
+
+
+def contains(words: str, name: str) -> bool:
+    """Whether `name` occurs in `words` as whole words."""
+    import re
+    return re.search(rf"(?<![\w@-]){re.escape(name)}(?![\w@-])", words) is not None
+
+
+class MentionIndex:
+    """The resolved entity of an extracted mention: the link mention of the same paper it overlaps most."""
+
+    def __init__(self, links: Iterable[Link]):
+        spans: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
+        for link in links:
+            for m in link.mentions:
+                spans[link.paper_id].append((m.start, m.end, link.entity_id))
+        self.spans = {p: sorted(s) for p, s in spans.items()}
+
+    def entity(self, mention: Mention | None) -> str | None:
+        """The entity id of a mention, or None when resolution dropped it."""
+        if mention is None:
+            return None
+        spans = self.spans.get(mention.paper_id, [])
+        i = bisect_right(spans, (mention.end, mention.end, ""))
+        best = max(((min(e, mention.end) - max(s, mention.start), -s, entity) for s, e, entity in spans[max(0, i - 8):i]
+                    if min(e, mention.end) > max(s, mention.start)), default=None)
+        return best[2] if best else None
+
+
+def resolve_results(results: Iterable[ResultMention], links: Iterable[Link]) -> tuple[Result, ...]:
+    """The results with their mentions read as entity ids (sorted by paper and offsets)."""
+    index = MentionIndex(links)
+    found = []
+    for r in results:
+        subject = index.entity(r.subject)
+        found.append(Result(r.paper_id, r.start, r.end, r.text, r.kind, r.unit, r.sentence_start, r.sentence_end,
+                            r.metric_name, r.bound, r.setting, r.proposal and subject is None, subject,
+                            index.entity(r.metric), index.entity(r.dataset), index.entity(r.task),
+                            index.entity(r.against), r.score))
+    return tuple(sorted(found, key=lambda r: (r.paper_id, r.start, r.end)))
+
+
+def attach(graph: nx.DiGraph, results: tuple[Result, ...]) -> None:
+    """Put the results on the graph, keeping only entity ids that are nodes of it."""
+    def node(entity: str | None) -> str | None:
+        return entity if entity and entity in graph else None
+
+    graph.graph["results"] = tuple(
+        Result(**{**r.__dict__, **{f: node(getattr(r, f)) for f in ("subject", "metric", "dataset", "task", "against")}})
+        for r in results if f"paper:{r.paper_id}" in graph)
+
+
+def results_of(graph: nx.DiGraph) -> tuple[Result, ...]:
+    """The graph's results (none for a graph built without them)."""
+    return graph.graph.get("results", ())

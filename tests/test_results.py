@@ -1,0 +1,224 @@
+"""Reported results (issue 35): numbers and units, the trained reading, scoring, RDF and SHACL, leaderboards, lint."""
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import numpy as np
+import pytest
+import rdflib
+from rdflib import Literal, URIRef
+
+from kg.cache.entries import decode, encode
+from kg.extraction.interface import Extraction
+from kg.exporters.leaderboards import leaderboards, render_leaderboards
+from kg.exporters.rdf import MLKG, to_rdflib
+from kg.extractors.results.model import ResultsModel, load, to_json
+from kg.extractors.results.numbers import find_numbers
+from kg.extractors.results.model import LABELS
+from kg.extractors.results.training import Example, gold_of, train
+from kg.graph.results import Result, attach, direction
+from kg.quality.check import shacl_violations
+from kg.quality.result_checks import Reading, problem
+from kg.quality.result_scores import BASELINE, PROPOSED, Reported, read_result_gold, score_results
+from kg.types import Mention, ResultMention
+from tests.query_corpus import corpus_graph
+from tests.support import BASE, ROOT
+
+XSD = rdflib.Namespace("http://www.w3.org/2001/XMLSchema#")
+SHAPES = rdflib.Graph().parse(ROOT / "ontology" / "shapes.ttl")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("reaches 95.12% accuracy", [("95.12", "%", None)]),
+    ("improves F1 by 3.2 percentage points", [("3.2", "points", None)]),
+    ("is 2.3× faster and 1.5x smaller", [("2.3", "x", None), ("1.5", "x", None)]),
+    ("23.56-26.36 dB PSNR", [("23.56", "dB", "at least"), ("26.36", "dB", "up to")]),
+    ("from 0.73 to 0.92", [("0.73", "", "at least"), ("0.92", "", "up to")]),
+    ("gains of 3.9, 6.1, and 7.3 points", [("3.9", "points", None), ("6.1", "points", None), ("7.3", "points", None)]),
+    ("accuracy of 90.85 ± 2.22%", [("90.85", "%", None)]),
+    ("a drop of −1.5 dB and +1.91 on MATH", [("−1.5", "dB", None), ("+1.91", "", None)]),
+    ("1,000 steps", [("1,000", "", None)]),
+])
+def test_numbers_carry_units_signs_and_range_bounds(text: str, expected: list) -> None:
+    assert [(n.value, n.unit, n.bound) for n in find_numbers(text)] == expected
+
+
+@pytest.mark.parametrize("text", ["ResNet-18 and GPT-5.4", "a 3D scene", "F1 on 6G networks", "see [12]",
+                                  "version 1.5.2", "a 7B model"])
+def test_digits_of_names_citations_and_versions_are_not_numbers(text: str) -> None:
+    assert find_numbers(text) == []
+
+
+def test_numbers_are_labelled_by_the_gold_result_with_their_value_and_unit() -> None:
+    numbers = find_numbers("reaches 95.1% and 95.1 dB, with 7 layers, +2 points over X")
+    gold = [{"kind": "score", "value": "95.1", "unit": "dB"}, {"kind": "change", "value": "2", "unit": "points"}]
+    labels = [LABELS.index(g["kind"]) if (g := gold_of(n, gold)) else 0 for n in numbers]
+    assert labels == [1, 1, 0, 2]
+
+
+def example(paper: str, seed: int) -> Example:
+    """An invented training example: the feature 'good' marks results, 'gain' changes."""
+    rng = np.random.default_rng(seed)
+    labels = tuple(int(v) for v in rng.integers(0, 3, size=12))
+    features = tuple((("good",) if y else ("bad",)) + (("gain",) if y == 2 else ()) + (f"noise:{i % 3}",)
+                     for i, y in enumerate(labels))
+    pairs = tuple(((f"where:{'same' if k == 0 else 'far'}",), int(k == 0)) for k in range(3))
+    return Example(paper, features, labels, pairs, pairs)
+
+
+def test_training_is_deterministic_and_learns_the_features() -> None:
+    examples = [example(f"p{k}", k) for k in range(6)]
+    first, second = train(examples), train(examples)
+    assert to_json(first) == to_json(second)
+    probs = first.numbers.probabilities([("bad",), ("good",), ("good", "gain")])
+    assert probs.argmax(axis=1).tolist() == [0, 1, 2]
+    assert first.subject.probabilities([("where:same",), ("where:far",)])[:, 1].argmax() == 0
+
+
+def test_shipped_weights_load() -> None:
+    model = load()
+    assert isinstance(model, ResultsModel) and 0 < model.threshold < 1 and len(model.numbers.vocab) > 100
+
+
+def test_shipped_model_reads_a_score_and_leaves_a_size(parse) -> None:
+    from kg.extractors import build_extract
+
+    doc, context = parse("We propose FooNet for image classification. On CIFAR-10, FooNet achieves 95.12% "
+                         "accuracy with 7 layers and 1,000 training images.")
+    mentions, _, results = build_extract()(doc, context)
+    read = {doc.text[r.start:r.end]: r for r in results}
+    assert set(read) == {"95.12"}
+    assert read["95.12"].kind == "score" and read["95.12"].unit == "%"
+    assert doc.text[read["95.12"].dataset.start:read["95.12"].dataset.end] == "CIFAR-10"
+
+
+def reported(kind: str, value: str, unit: str, subject=("FooNet",), dataset=("CIFAR-10",), paper="p") -> Reported:
+    return Reported(paper, kind, value, unit, subject, dataset)
+
+
+def test_scoring_matches_value_and_unit_one_to_one_and_counts_fields() -> None:
+    gold = [reported("score", "95.1", "%"), reported("score", "95.1", "%", subject=(BASELINE,)),
+            reported("change", "+3.2", "points", dataset=()), reported("score", "7", "ms")]
+    predicted = [reported("score", "95.1", "%"), reported("change", "3.2", "points", subject=("foonet",)),
+                 reported("score", "3.2", "%"), reported("change", "7", "ms", subject=(PROPOSED,))]
+    scores = score_results(predicted, gold)
+    assert (scores.untyped.tp, scores.untyped.predicted, scores.untyped.gold) == (3, 4, 4)
+    assert (scores.per_kind["score"].tp, scores.per_kind["score"].predicted, scores.per_kind["score"].gold) == (1, 2, 3)
+    assert (scores.per_kind["change"].tp, scores.per_kind["change"].predicted) == (1, 2)
+    assert scores.right["kind"] == 2 and scores.right["subject"] == 2 and scores.right["dataset"] == 2
+
+
+@pytest.mark.parametrize("line, message", [
+    ('{"id": "a", "results": [{"kind": "gain", "value": "1"}]}', "'kind' must be one of score, change"),
+    ('{"id": "a", "results": [{"kind": "score", "value": 1.5}]}', "'value' must be the number as written"),
+    ('{"id": "a"}', "'results' is missing"),
+    ('{"id": "a", "results": [', "malformed JSON"),
+])
+def test_bad_gold_results_name_file_and_line(tmp_path: Path, line: str, message: str) -> None:
+    from kg.errors import UserError
+
+    path = tmp_path / "r.jsonl"
+    path.write_text('{"id": "ok", "results": []}\n' + line + "\n", encoding="utf-8")
+    with pytest.raises(UserError, match=rf"r\.jsonl:2: .*{message}"):
+        read_result_gold(path)
+
+
+def test_extractions_with_results_round_trip_the_cache() -> None:
+    foo = Mention("p", 0, 6, "FooNet", "model", "proposed", 0, 30, "test", "FooNet", 0.9)
+    result = ResultMention("p", 16, 20, "95.1", "score", "%", 0, 30, "accuracy", None, "at 8 bits", False, foo,
+                           dataset=foo, score=0.93)
+    extraction = Extraction((foo,), (), (), results=(result,))
+    assert decode(encode(extraction)) == extraction
+
+
+def rdf() -> rdflib.Graph:
+    return to_rdflib(corpus_graph())
+
+
+def test_results_are_typed_rdf_with_decimal_values_and_nif_offsets() -> None:
+    data = rdf()
+    result = URIRef(BASE + "result/q2/110-114")
+    assert data.value(result, MLKG.value) == Literal("74", datatype=XSD.decimal)
+    assert data.value(result, MLKG.valueText) == Literal("74.0")
+    assert data.value(result, MLKG.reportedIn) == URIRef(BASE + "paper/q2")
+    assert data.value(result, MLKG.subject) == URIRef(BASE + "entity/model/betamodel")
+    assert data.value(result, MLKG.metricDirection) == Literal("higher")
+    proposal = URIRef(BASE + "result/q3/105-106")
+    assert data.value(proposal, MLKG.subjectIsProposal) == Literal(True)
+    assert data.value(proposal, MLKG.subject) is None
+    assert str(data.value(proposal, URIRef("http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#anchorOf"))) == "2"
+
+
+def test_results_conform_to_the_shapes() -> None:
+    conforms, violations = shacl_violations(rdf(), SHAPES)
+    assert conforms and not violations
+
+
+@pytest.mark.parametrize("change", [
+    lambda d, r: d.add((r, MLKG.subjectIsProposal, Literal(True))),  # a subject and the proposal
+    lambda d, r: d.set((r, MLKG.resultKind, Literal("gain"))),
+    lambda d, r: d.set((r, MLKG.value, Literal("74"))),  # a string, not a decimal
+    lambda d, r: d.add((r, MLKG.dataset, URIRef(BASE + "entity/model/betamodel"))),  # a model as dataset
+], ids=["subject-and-proposal", "kind", "value-type", "dataset-class"])
+def test_shapes_reject_broken_results(change) -> None:
+    data = rdf()
+    change(data, URIRef(BASE + "result/q2/110-114"))
+    assert not shacl_violations(data, SHAPES)[0]
+
+
+@pytest.mark.parametrize("metric, better", [("top-1 accuracy", "higher"), ("FID", "lower"), ("word error rate", "lower"),
+                                            ("macro F1", "higher"), ("perplexity", "lower"), ("novelty", None)])
+def test_metric_direction_is_known_for_common_metrics(metric: str, better: str | None) -> None:
+    assert direction(metric) == better
+
+
+def with_results(*rows: tuple) -> object:
+    graph = corpus_graph()
+    attach(graph, tuple(Result("q1", 0, 1, value, "score", unit, 0, 100, metric, subject=subject,
+                               dataset="dataset:shapes_set") for value, unit, metric, subject in rows))
+    return graph
+
+
+def test_leaderboards_rank_by_the_metric_direction_and_need_two_scores() -> None:
+    graph = with_results(("3.1", "", "FID", "method:alphanet"), ("2.4", "", "FID", "model:betamodel"),
+                         ("9", "", "novelty", "method:alphanet"), ("12", "", "novelty", "model:betamodel"),
+                         ("50", "%", "recall", "model:betamodel"))
+    boards = {b.metric: b for b in leaderboards(graph)}
+    assert set(boards) == {"FID", "novelty"}
+    assert [r.text for r in boards["FID"].rows] == ["2.4", "3.1"] and boards["FID"].direction == "lower"
+    assert [r.text for r in boards["novelty"].rows] == ["12", "9"] and boards["novelty"].direction is None
+
+
+def test_the_leaderboards_tab_escapes_the_abstract_text() -> None:
+    graph = with_results(("1", "", "FID", None), ("2", "", "FID", None))
+    graph.nodes["paper:q1"]["abstract"] = "<img src=x onerror=alert(1)> & more"
+    page = render_leaderboards(graph, {node: i for i, node in enumerate(graph)})
+    assert "<img" not in page and "&lt;img src=x onerror=alert(1)&gt; &amp; more" in page
+    assert "lower is better" in page and "a baseline" in page
+
+
+@pytest.mark.parametrize("kind, value, unit, metric, flagged", [
+    ("score", "101.5", "%", "top-1 accuracy", True), ("score", "99.5", "%", "accuracy", False),
+    ("score", "-0.4", "%", "error rate", True), ("change", "-0.4", "%", "error rate", False),
+    ("score", "250", "", "FID", False), ("score", "-3", "", "FID", True),
+])
+def test_lint_flags_impossible_values(kind: str, value: str, unit: str, metric: str, flagged: bool) -> None:
+    assert (problem(Reading("r", kind, Decimal(value), unit, metric)) is not None) == flagged
+
+
+def test_lint_reports_impossible_values_from_the_turtle(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from kg.cli.main import app
+    from kg.exporters.graphml import write_graphml
+    from kg.exporters.rdf import write_turtle
+
+    graph = with_results(("104", "%", "accuracy", "method:alphanet"))
+    write_turtle(graph, tmp_path / "graph.ttl")
+    write_graphml(graph, tmp_path / "graph.graphml")
+    result = CliRunner().invoke(app, ["lint", str(tmp_path), "--json"])
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)["impossible_values"]
+    assert found == [f"{BASE}result/q1/0-1: accuracy of 104% is above 100%"]
