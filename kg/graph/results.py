@@ -117,13 +117,19 @@ def resolve_results(results: Iterable[ResultMention], links: Iterable[Link]) -> 
     return tuple(sorted(found, key=lambda r: (r.paper_id, r.start, r.end)))
 
 
+FIELD_TYPES = {"subject": ("method", "model"), "against": ("method", "model"), "metric": ("metric",),
+               "dataset": ("dataset",), "task": ("task",)}
+
+
 def attach(graph: nx.DiGraph, results: tuple[Result, ...]) -> None:
-    """Put the results on the graph, keeping only entity ids that are nodes of it."""
-    def node(entity: str | None) -> str | None:
-        return entity if entity and entity in graph else None
+    """Put the results on the graph, keeping only entity ids that are nodes of it and of the field's types
+    (resolution gives a concept one type: a mention read as a dataset may end as a task)."""
+    def node(entity: str | None, field: str) -> str | None:
+        ok = entity and entity in graph and graph.nodes[entity].get("type") in FIELD_TYPES[field]
+        return entity if ok else None
 
     graph.graph["results"] = tuple(
-        Result(**{**r.__dict__, **{f: node(getattr(r, f)) for f in ("subject", "metric", "dataset", "task", "against")}})
+        Result(**{**r.__dict__, **{f: node(getattr(r, f), f) for f in FIELD_TYPES}})
         for r in results if f"paper:{r.paper_id}" in graph)
 
 
