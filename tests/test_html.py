@@ -237,9 +237,9 @@ def test_paper_panel_shows_id_metadata_and_clean_abstract(browser, make_graph, t
     js(browser, session, "document.querySelector('#details .mention').click()")
     assert js(browser, session, "document.getElementById('panel').dataset.node") == "dataset:quux-corpus"
     details = js(browser, session, "document.getElementById('details').textContent")
-    assert "Used by (3)" in details and "Co-occurs with" in details and "evaluated on" in details
-    (evidence,) = G.edges["model:zorbnet", "dataset:quux-corpus"]["relations"]["evaluated_on"]
-    assert evidence.text in details
+    assert "Used by (3)" in details and "Co-occurs with" in details and "Evaluated on it (1)" in details
+    evidence = G.edges["model:zorbnet", "dataset:quux-corpus"]["relations"]["evaluated_on"]
+    assert evidence[0].text in details  # the first sentence stating it (of the two its mentions stand in)
     assert problems(browser.events[start:], session, path.as_uri()) == []
 
 
