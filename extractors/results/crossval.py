@@ -8,7 +8,7 @@ from typing import Callable, Sequence
 
 from spacy.tokens import Doc
 
-from kg.extraction.interface import Candidate
+from kg.extraction.interface import Candidate, ExtractFn
 from kg.extractors.results.component import read_results
 from kg.extractors.results.model import ResultsModel
 from kg.extractors.results.training import Example, example_of, folds_of, train
@@ -30,16 +30,16 @@ class Parsed:
 
 
 def parse_gold(papers: Sequence[Paper], results: dict[str, list[dict]], entities: dict[str, list[dict]],
-               model: str, say: Say) -> list[Parsed]:
-    """The papers with gold results, parsed and extracted with the default extractors (without the results step)."""
-    from kg.extractors import build_extract
+               model: str, say: Say, extract: ExtractFn) -> list[Parsed]:
+    """The papers with gold results, parsed and extracted with `extract` (the build's step without the results
+    step: `kg.extractors.build_extract(results=False)`, given by the command, so this package never imports its
+    parent)."""
     from kg.nlp.load import load_nlp
     from kg.run.worker import parse_papers
 
     nlp, warning = load_nlp(model)
     if warning:
         say(f"warning: {warning}")
-    extract = build_extract(results=False)
     chosen = [p for p in papers if p.id in results]
     say(f"extracting the mentions of {len(chosen)} abstracts with gold results")
     parsed = []

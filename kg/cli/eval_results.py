@@ -29,7 +29,10 @@ def eval_results(files: dict, results: Path, model: str, names: Optional[tuple[s
         from kg.extractors.results.crossval import cross_validate_results, parse_gold
 
         gold_of = {str(r["id"]): r["results"] for r in records}
-        predicted = cross_validate_results(parse_gold(papers, gold_of, entities, model, say), cv)
+        from kg.extractors import build_extract
+
+        parsed = parse_gold(papers, gold_of, entities, model, say, build_extract(results=False))
+        predicted = cross_validate_results(parsed, cv)
     else:
         predicted = built(papers, model, names)
     scores = score_results(predicted, gold_reported([r for r in records if str(r["id"]) in entities], entities))

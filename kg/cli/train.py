@@ -105,7 +105,9 @@ def train_results_file(files: dict, results: Path, out: Optional[Path], model: s
     gold = {str(r["id"]): r["results"] for r in read_result_gold(results)}
     items = gold_items_of(files)
     entities = {paper.id: record.get("entities", []) for _, record, paper in items}
-    parsed = parse_gold([paper for _, _, paper in items], gold, entities, model, say)
+    from kg.extractors import build_extract
+
+    parsed = parse_gold([paper for _, _, paper in items], gold, entities, model, say, build_extract(results=False))
     target = out or Path(platformdirs.user_data_dir("paperkg")) / WEIGHTS
     save(train_results(parsed), target)
     return target

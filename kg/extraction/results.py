@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from kg.extraction.interface import Candidate
 from kg.types import Mention, ResultKind, ResultMention
+
+if TYPE_CHECKING:  # interface.py imports this module (extract_paper): no cycle at run time
+    from kg.extraction.interface import Candidate
 
 
 @dataclass(frozen=True)
