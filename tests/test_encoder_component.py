@@ -60,3 +60,20 @@ def test_hold_out_must_name_a_fold(tmp_path, fold):
                              str(tmp_path / "w.npz")], capture_output=True, text=True)
     assert result.returncode == 2 and "--hold-out" in result.stderr and "Traceback" not in result.stderr
     assert not (tmp_path / "w.npz").exists()
+
+
+@pytest.mark.parametrize("scale", [1e-3, 1.0, 30.0])
+def test_the_span_heads_cube_is_the_exactly_rounded_one(scale):
+    """gelu's x³ is the float32 nearest the exact cube (the same on every CPU), not a SIMD power's approximation."""
+    from fractions import Fraction
+
+    import numpy as np
+
+    from kg.extractors.encoder.model import cube
+
+    x = (np.random.default_rng(7).standard_normal(2000) * scale).astype(np.float32)
+    for value, result in zip(x, cube(x)):
+        exact = Fraction(float(value)) ** 3
+        error = abs(Fraction(float(result)) - exact)
+        neighbours = (np.nextafter(result, np.float32(np.inf)), np.nextafter(result, np.float32(-np.inf)))
+        assert all(error <= abs(Fraction(float(n)) - exact) for n in neighbours), value
