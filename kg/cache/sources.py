@@ -55,8 +55,19 @@ def imported_names(path: Path, module: str, is_package: bool) -> set[str]:
                 base = ".".join(parts + ([base] if base else []))
             names.add(base)
             names.update(f"{base}.{alias.name}" for alias in node.names)
-        pending.extend(ast.iter_child_nodes(node))
+        pending.extend(statements(node))
     return names
+
+
+def statements(node: ast.AST) -> list[ast.AST]:
+    """The statements directly inside a node (bodies, branches, handlers, match cases): where imports can stand;
+    expressions cannot hold one, so they are not walked."""
+    found: list[ast.AST] = []
+    for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+        value = getattr(node, field, None)
+        if isinstance(value, list):
+            found.extend(child for child in value if isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case)))
+    return found
 
 
 def import_graph(top: str = TOP) -> dict[str, set[str]]:
@@ -68,17 +79,20 @@ def import_graph(top: str = TOP) -> dict[str, set[str]]:
 
 
 def import_closure(*roots: str, top: str = TOP) -> list[str]:
-    """The modules that importing `roots` runs: their imports, transitively, and parent packages."""
-    graph = import_graph(top)
+    """The modules that importing `roots` runs: their imports, transitively, and parent packages (only the
+    modules reached are read)."""
+    files = module_files(top)
     seen: set[str] = set()
-    pending = [r for r in roots if r in graph]
+    pending = [r for r in roots if r in files]
     while pending:
         module = pending.pop()
         if module in seen:
             continue
         seen.add(module)
+        path = files[module]
+        imports = {n for n in imported_names(path, module, path.name == "__init__.py") if n in files and n != module}
         parents = [module.rsplit(".", i)[0] for i in range(1, module.count(".") + 1)]
-        pending.extend(m for m in (*graph[module], *parents) if m in graph)
+        pending.extend(m for m in (*imports, *parents) if m in files)
     return sorted(seen)
 
 
