@@ -19,16 +19,18 @@ SHORT = re.compile(r"[A-Za-z0-9][\w\-+.]*")  # one token (CADE, DXA, Mamba-2, GP
 
 def spells(short: str, long: str) -> bool:
     """Whether the short name abbreviates the long form: one token with a capital, no longer than the long form's
-    letters, its first letter the long form's, its capitals found in order among the long form's letters, and
+    letters, its first letter the long form's, no more capitals than the long form has words plus one, its capitals
+    found in order among the long form's letters, and
     each spaced word of the long form (one allowed apart) beginning with a letter the short name has."""
     words = [w for w in WORDS.split(long.lower()) if w]
     if len(words) < 2 or not SHORT.fullmatch(short) or not any(c.isupper() for c in short):
         return False
     letters = "".join(words)
-    if short[0].lower() != letters[0] or len(short) >= len(letters):
-        return False
+    capitals = [c.lower() for c in short if c.isupper() or c.isdigit()]
+    if short[0].lower() != letters[0] or len(short) >= len(letters) or len(capitals) > len(words) + 1:
+        return False  # SCSG is no `stochastic gradient`: more capitals than the long form has words (one spare)
     position = 0
-    for capital in (c.lower() for c in short if c.isupper() or c.isdigit()):
+    for capital in capitals:
         position = letters.find(capital, position)
         if position < 0:
             return False

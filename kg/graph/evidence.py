@@ -32,8 +32,10 @@ def head_pattern(words) -> str:
             + r")(?:s|es)?\b(?![-\u2010\u2011])")
 
 
-AFTER = re.compile(r"\s*(?:\([^()]{0,60}\)\s*)?(?:[,:]\s*|\s+(?:is|are|was)\s+)(?:a|an|the)\s+(?:[\w'-]+\s+){0,5}?"
-                   + head_pattern(HEADS), re.I)  # X, a large-scale benchmark ... / X is a framework ...
+MODIFIER = r"(?:(?!(?:from|of|for|in|on|with|by|to|a|an|the|that|which|and|or)\s)[\w'-]+\s+)"  # not `learned from a`
+AFTER = re.compile(r"\s*(?:\([^()]{0,60}\)\s*)?(?:[,:]\s*|\s+(?:is|are|was)\s+)(?:a|an|the)\s+" + MODIFIER + r"{0,5}?"
+                   + head_pattern(HEADS), re.I)  # X, a large-scale benchmark ... / X is a framework ...; not X is a
+# structure learned from a dataset
 SUFFIX = re.compile(r"\s+" + head_pattern(NAMING_HEADS))  # the X dataset, the X model (not `an ArSL dataset`)
 NAMED_BEFORE = re.compile(r"\b(?:the|on|using|with|from)\s+$", re.I)
 BEFORE = re.compile(r"\b" + head_pattern(NAMING_HEADS) + r"\s+(?:(?:called|named|termed|dubbed|coined)\s+)?"
@@ -46,6 +48,10 @@ OBJECT = re.compile(r"(?:\bwe\s+(?:\w+\s+)?(?:propose|introduce|present|develop|
 OBJECT_END = re.compile(r"\s*(?:[,.;:()\[]|$|(?:that|which|to|for|with|in|on|by|as|and|is|are|via|from)\b)")
 NOVEL_AFTER = re.compile(r"\s*(?:\([^()]{0,60}\)\s*)?[,:]\s*(?:a|an)\s+(?:novel|new)\b", re.I)  # X, a novel method
 WINDOW = 160  # characters read before and after a mention
+NUMBER_FORMAT_BEFORE = re.compile(r"\b(?:low|lower|full|half|mixed|single|double|reduced|arbitrary|fixed|finite|limited|"
+                                  r"numerical|numeric|machine|floating[- ]point|\d+[- ]?bits?|bit)[- ]+$", re.I)
+NUMBER_FORMAT_AFTER = re.compile(r"\s+(?:of\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?)?(?:weights?|activations?|gradients?|"
+                                 r"parameters?|numerics|arithmetic|floating|bits?|training|inference)\b", re.I)
 
 
 def defined_type(text: str, start: int, end: int) -> str | None:
@@ -72,6 +78,14 @@ def coined_here(text: str, start: int, end: int) -> bool:
     return bool(OBJECT.search(before) and OBJECT_END.match(after))
 
 
+def number_format(text: str, start: int, end: int) -> bool:
+    """Whether the precision at [start, end) is a number format's (`low precision numerics`, `full-precision weights`,
+    `the precision of DNN weights`, `8-bit precision`), not the metric."""
+    if text[start:end].lower().rstrip("s") != "precision":
+        return False
+    return bool(NUMBER_FORMAT_BEFORE.search(text[max(0, start - 40):start]) or NUMBER_FORMAT_AFTER.match(text, end))
+
+
 def hyphen_prefix(text: str, start: int) -> int:
     """Where the hyphenated word a mention starts inside begins (`multi-` of `multi-modal LLM`), else `start`."""
     begin = start
@@ -87,11 +101,13 @@ def cleaned(mentions: Iterable[Mention],
     """Each usable mention with its name repaired, and maps of it to the mention as evidence (a span that starts inside a
     hyphenated word is extended to the word: `modal LLM` in `multi-modal LLM`, one that starts with punctuation or a
     number fragment starts after it: `accuracy` of `95.1% accuracy`) and to the mention as extracted
-    (what relations refer to)."""
+    (what relations refer to). A number format's precision (`low precision numerics`) is no mention of the metric."""
     found, evidence, raw = [], {}, {}
     for extracted in mentions:
         mention, name = extracted, extracted.name or extracted.text
         text = texts.get(mention.paper_id)
+        if text and number_format(text, mention.start, mention.end):
+            continue
         begin = hyphen_prefix(text, mention.start) if text else mention.start
         if begin < mention.start and re.fullmatch(r"[\w\-\u2010\u2011]+", text[begin:mention.start]):
             name = text[begin:mention.start] + name

@@ -40,7 +40,8 @@ def build_knowledge(gazetteer: Iterable[dict], generic: Iterable[dict], key: Cal
     claims: dict[str, set[str]] = {}
     for entry in gazetteer:
         target = key(entry["name"])
-        for form in (entry["name"], *filter(lambda a: synonym(entry["name"], a, key), entry.get("aliases", ()))):
+        same = set(entry.get("same", ()))  # aliases the gazetteer says are the concept itself (ImageNet-1K, Atari 2600)
+        for form in (entry["name"], *(a for a in entry.get("aliases", ()) if a in same or synonym(entry["name"], a, key))):
             claims.setdefault(key(form), set()).add(target)
     canonical = {k: next(iter(v)) for k, v in claims.items() if len(v) == 1 and k and next(iter(v)) != k}
     generic_keys = {key(form) for row in generic for form in (row["name"], *row.get("aliases", ()))}

@@ -198,12 +198,15 @@ STRONG_ADJECTIVE_END = re.compile(r"(?:ive|ous|able|ible|ful|less)$")  # even a 
 
 def lone_adjective(name: str) -> bool:
     """A single word (hyphens allowed) that reads as an adjective, not a name: lower case or capitalised pieces
-    only, ending like an adjective (`autoregressive`, `Self-Adaptive`, `multimodal`); nouns that end so
+    only, ending like an adjective (`autoregressive`, `Self-Adaptive`, `multimodal`) or a `no-` compound (`no-regret`);
+    nouns that end so
     (`retrieval`, `heuristic`, `overrefusal`) are not, nor one capitalised word ending in -ic or -al (Amharic)."""
     pieces = re.split(r"[-\u2010\u2011]", name.strip())
     if " " in name.strip() or not all(p.isalpha() and (p.islower() or p[1:].islower()) for p in pieces):
         return False
     last = pieces[-1].lower()
+    if len(pieces) == 2 and pieces[0] == "no" and name.islower():
+        return True  # no-regret, no-reference: a property of something (no-regret dynamics), not a name (No-Hint)
     if len(last) <= 4 or last in NOUNS_LIKE_ADJECTIVES or any(
             last.endswith(noun) for noun in NOUNS_LIKE_ADJECTIVES if len(noun) >= 6):
         return False

@@ -17,6 +17,7 @@ from kg.graph.acronyms import Definitions, read_definitions, same_meaning
 from kg.graph.bind import bound_pairs
 from kg.graph.broader import with_broader
 from kg.graph.coinage import MARK, claimed_widely, credible, shared, split_coinages
+from kg.graph.context import Context, definers
 from kg.graph.concepts import concept_type, defined_votes, known_entry, typed_reading
 from kg.graph.evidence import cleaned
 from kg.text.keys import acronym_key, display_form, match_key, surface_key
@@ -24,7 +25,7 @@ from kg.graph.ids import Concept, entity_ids
 from kg.graph.knowledge import Knowledge, default_knowledge
 from kg.graph.labels import choose_label, lone_adjective, repair
 from kg.graph.links import Corpus, link_papers, proposal_check, relate
-from kg.graph.variants import Union, case_pairs, inverted_pairs, kind_pairs
+from kg.graph.variants import Union, case_pairs, ending_pairs, inverted_pairs, kind_pairs
 from kg.types import Entity, Link, Mention, MentionRelation, Paper, Relation
 
 __all__ = ["resolve", "Resolver"]
@@ -34,8 +35,10 @@ Pair = Sequence[str]  # (paper, short, long) or, without a paper, (short, long)
 class Resolver:
     """The key of the concept a written form names, in a given paper."""
 
-    def __init__(self, definitions: Definitions, knowledge: Knowledge) -> None:
+    def __init__(self, definitions: Definitions, knowledge: Knowledge, texts: dict[str, str] | None = None) -> None:
         self.definitions, self.knowledge = definitions, knowledge
+        self.context = Context(texts or {})
+        self.definers, self.long_keys = definers(definitions.local, self.reading)
         self.readings: dict[str, Counter] = defaultdict(Counter)  # acronym key -> concept keys -> papers
         for (paper, short), long in sorted(definitions.local.items()):
             self.readings[short][self.reading(short, long, paper)] += 1
@@ -47,13 +50,18 @@ class Resolver:
                 self.readings[short][self.known(short)] += 1  # the gazetteer's reading
 
     def typed(self, paper: str, name: str, mention_type: str, type_of: Callable[[str], str | None]) -> str:
-        """The key of a name as `__call__` reads it, except that a bare acronym the paper does not define takes
+        """The key of a name as `__call__` reads it, except that a bare acronym the paper does not define, and the
+        corpus or the gazetteer reads several ways, takes the reading the abstract's words support (`context`), else
         the reading whose concept has the mention's type when its usual reading has another (`typed_reading`)."""
         key = self.key(name)
         default = self.expand(paper, key)
         readings = {k: n for k, n in self.readings.get(key, {}).items() if n >= 2 or k in self.knowledge.types}
         if (paper, key) in self.definitions.local or len(readings) < 2:
             return default  # a reading one paper gives, unknown to the gazetteer, is too weak to split on
+        found = self.definers.get(key, {})
+        chosen = self.context.reading(paper, {k: found.get(k, []) for k in readings}, self.long_keys, default)
+        if chosen:
+            return chosen
         return typed_reading(readings, default, mention_type, type_of)
 
     def known(self, key: str) -> str:
@@ -139,7 +147,7 @@ def resolve(
     clean, original, raw = cleaned(mentions, corpus.texts)
     definitions = read_definitions(paired(abbreviation_pairs), surface_key, spelled_label,
                                    bound_pairs(clean, corpus.texts))
-    resolver = Resolver(definitions, knowledge)
+    resolver = Resolver(definitions, knowledge, corpus.texts)
     by_key = key_mentions(clean, resolver)
     groups, members = merge_variants(by_key, resolver, sentence_initial(by_key, corpus.texts))
     groups = {k: g for k, g in groups.items() if k and not set(members[k]) & knowledge.generic
@@ -217,6 +225,7 @@ def merge_variants(by_key: dict[str, list[Mention]], resolver: Resolver,
              *((a, b) for a, b in resolver.definitions.same if a in keys and b in keys),
              *known_alike(resolver, keys)]
     types = {k: concept_type(g) for k, g in by_key.items()}
+    pairs.extend(ending_pairs(keys, resolver.known, types.__getitem__, resolver.knowledge.names, resolver.knowledge.generic))
     pairs = [(a, b) for a, b in pairs if a not in defined or types[a] == types[b]]  # LM: model, modeling
     for a, b in pairs:
         union.join(a, b)

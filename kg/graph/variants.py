@@ -117,3 +117,27 @@ def inverted_pairs(forms: Iterable[tuple[str, str, str]], keys: set[str],
         target = resolve_form(paper, f"{match.group('tail')} {match.group('head')}")
         if target in keys and target != key:
             yield key, target
+
+
+SAME_ENDINGS = (  # (ending, ending, the types both keys must have): one concept written with either word
+    ("network", "neuralnetwork", {"model", "method"}),  # recurrent network, recurrent neural network
+    ("rate", "ratio", {"metric"}),  # compression rate, compression ratio
+    ("measure", "score", {"metric"}),  # F-measure, F-score
+)
+
+
+def ending_pairs(keys: Collection[str], known: Callable[[str], str], type_of: Callable[[str], str],
+                 gazetteer: Collection[str] = (), generic: Collection[str] = ()) -> Iterable[tuple[str, str]]:
+    """Keys that differ only in a SAME_ENDINGS ending (`known` reads the other spelling through the gazetteer: F-score
+    is its F1 score), when both concepts have one of its types; never two gazetteer entries (a Bayesian network
+    is no Bayesian neural network), nor a generic name (`deep network` is no concept, `deep neural network` one)."""
+    keys = set(keys)
+    for key in sorted(keys):
+        for ending, other, types in SAME_ENDINGS:
+            stem = key[:-len(ending)]
+            if not key.endswith(ending) or not stem or stem.endswith("neural") or key in generic:
+                continue
+            target = known(stem + other)
+            if target in keys and target != key and target not in generic and {type_of(key), type_of(target)} <= types \
+                    and not {key, target} <= set(gazetteer):
+                yield key, target

@@ -1,0 +1,98 @@
+"""The reading of a bare acronym an abstract uses without defining it, from what the abstract says around it.
+
+An acronym the corpus defines in several ways (DP: Dirichlet process, differential privacy, dynamic programming)
+takes, in a paper that does not define it, the reading the paper's own words support:
+1. the reading whose long form the abstract writes (`Dirichlet process` somewhere in the text), if only one is;
+2. else the reading whose defining abstracts share the most (rare) words with this one (`mixture`, `prior`,
+   `nonparametric` for the Dirichlet process), when it scores at least CLEAR times the next reading and each reading
+   compared has two or more defining papers;
+3. else no opinion: the caller keeps its default (the corpus's agreed reading, the gazetteer's, or by type).
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from functools import cached_property
+from typing import Mapping
+
+CLEAR = 1.5  # the best reading's context score over the next one's before the context decides
+PRIOR = 4  # pseudo-papers with the corpus's word shares added to each reading's defining papers
+WORD = re.compile(r"[a-z][a-z0-9]+")
+
+
+def squashed(text: str) -> str:
+    """The text lower-cased without anything but letters and digits (keys are written so: `dirichletprocess`)."""
+    return re.sub(r"[^0-9a-z]+", "", text.lower())
+
+
+class Context:
+    """The abstracts' words, to read acronyms by."""
+
+    def __init__(self, texts: Mapping[str, str]) -> None:
+        self.texts = texts
+        self._words: dict[str, frozenset[str]] = {}
+        self._squashed: dict[str, str] = {}
+
+    def words(self, paper: str) -> frozenset[str]:
+        """The distinct words of a paper's abstract."""
+        if paper not in self._words:
+            self._words[paper] = frozenset(WORD.findall(self.texts.get(paper, "").lower()))
+        return self._words[paper]
+
+    def flat(self, paper: str) -> str:
+        """A paper's abstract squashed like a key."""
+        if paper not in self._squashed:
+            self._squashed[paper] = squashed(self.texts.get(paper, ""))
+        return self._squashed[paper]
+
+    @cached_property
+    def frequency(self) -> Counter:
+        """How many abstracts have each word."""
+        return Counter(w for paper in self.texts for w in self.words(paper))
+
+    def idf(self, word: str) -> float:
+        """The word's inverse document frequency (rare words weigh more)."""
+        return math.log((1 + len(self.texts)) / (1 + self.frequency[word]))
+
+    def reading(self, paper: str, readings: Mapping[str, list[str]], long_keys: Mapping[str, set[str]],
+                default: str) -> str | None:
+        """The reading the paper's words support among `readings` (concept key -> its defining papers; `long_keys`:
+        concept key -> the keys of its long forms), or None when they support none clearly."""
+        if paper not in self.texts or len(readings) < 2:
+            return None
+        flat = self.flat(paper)
+        written = [k for k in sorted(readings) if any(long in flat for long in {*long_keys.get(k, ()), k})]
+        if len(written) == 1:
+            return written[0]
+        if any(len(papers) < 2 for papers in readings.values()):
+            return None  # a reading without two defining abstracts has no context to compare
+        mine = self.words(paper)
+        scores = {k: self.score(mine, papers) for k, papers in readings.items()}
+        ranked = sorted(scores, key=lambda k: (-scores[k], k))
+        best, second = scores[ranked[0]], scores[ranked[1]]
+        return ranked[0] if best > 0 and best >= CLEAR * second else None
+
+    def score(self, mine: frozenset[str], papers: list[str]) -> float:
+        """How much a paper's words share with the abstracts of a reading's defining papers (word weight: how much more
+        of those abstracts have it than of all abstracts, times its rarity; a reading few papers define weighs less:
+        two abstracts share many words by chance)."""
+        share: Counter = Counter(w for p in papers for w in self.words(p))
+        total = len(self.texts)
+
+        def lift(word: str) -> float:  # the reading's share, shrunk towards all abstracts' by PRIOR pseudo-papers
+            base = self.frequency[word] / total
+            return (share[word] + PRIOR * base) / (len(papers) + PRIOR) - base
+        return sum(max(0.0, lift(w)) * self.idf(w) for w in mine if w in share)
+
+
+def definers(local: Mapping[tuple[str, str], str], read) -> tuple[dict, dict]:
+    """acronym key -> concept key -> its defining papers, and concept key -> its long keys, from the papers' own
+    definitions (`read(short, long, paper)` is the concept a definition names)."""
+    papers: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    longs: dict[str, set[str]] = defaultdict(set)
+    for (paper, short), long in sorted(local.items()):
+        concept = read(short, long, paper)
+        papers[short][concept].append(paper)
+        longs[concept].add(long)
+    return papers, longs

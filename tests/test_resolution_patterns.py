@@ -1,0 +1,143 @@
+"""Resolution rules against issue 30's patterns, on invented names: what a definition binds, variants written with
+another ending word, acronyms read by their context, number-format precision, types a researcher disputes."""
+from __future__ import annotations
+
+import pytest
+
+from kg.graph.resolve import resolve
+from kg.text.keys import surface_key
+from kg.types import Mention, Paper
+
+
+def at(paper: str, abstract: str, text: str, entity_type: str = "method", occurrence: int = 0) -> Mention:
+    """The mention of `text` in `abstract` (its n-th occurrence), sentence starting at 0."""
+    start = -1
+    for _ in range(occurrence + 1):
+        start = abstract.index(text, start + 1)
+    return Mention(paper, start, start + len(text), text, entity_type, name=text)
+
+
+def plain(paper: str, text: str, entity_type: str = "model") -> Mention:
+    return Mention(paper, 0, len(text), text, entity_type, name=text)
+
+
+def entity_of(links, paper: str, entities, label: str) -> bool:
+    """Whether the paper links to the entity labelled so."""
+    ids = {e.id for e in entities if e.label == label}
+    return any(link.paper_id == paper and link.entity_id in ids for link in links)
+
+
+def test_a_written_long_form_with_a_modifier_the_acronym_leaves_out_is_its_own_concept():
+    text = "We train a Quiet Quux Vector Machine (QVM) on scans."
+    mentions = [at("p1", text, "Quiet Quux Vector Machine", "model"), at("p1", text, "QVM", "model"),
+                plain("p2", "quux vector machine"), plain("p3", "quux vector machine")]
+    entities, _, _ = resolve(mentions, [("p1", "QVM", "Quux Vector Machine")],
+                             papers=[Paper("p1", text), Paper("p2", "x"), Paper("p3", "x")])
+    assert "Quiet Quux Vector Machine" in {e.label for e in entities} and len(entities) == 2
+
+
+@pytest.mark.parametrize(("short", "long", "spelled"), [
+    ("QRQG", "quarq gradient", False),  # four capitals, two words: the long form lost its first words
+    ("ZADE", "Zonal Adaptive Debias Ensemble", True), ("DZA", "dual-energy Zorb-ray absorptiometry", True),
+])
+def test_a_bound_definition_needs_about_a_word_per_capital(short, long, spelled):
+    from kg.graph.bind import spells
+
+    assert spells(short, long) is spelled
+
+
+@pytest.mark.parametrize(("forms", "entity_type", "nodes"), [
+    (("zorbic network", "zorbic neural network"), "model", 1),
+    (("zorb rate", "zorb ratio"), "metric", 1),
+    (("Q-measure", "Q-score"), "metric", 1),
+    (("zorb rate", "zorb ratio"), "model", 2),  # the metric words only join metrics
+])
+def test_one_concept_written_with_another_ending_word_is_one_node(forms, entity_type, nodes):
+    entities, _, _ = resolve([plain("p1", forms[0], entity_type), plain("p2", forms[1], entity_type)])
+    assert len(entities) == nodes
+
+
+def test_two_gazetteer_entries_differing_in_the_ending_word_stay_two():
+    from kg.graph.knowledge import build_knowledge
+
+    gazetteer = [{"name": "zorbic network", "type": "model"}, {"name": "zorbic neural network", "type": "model"}]
+    knowledge = build_knowledge(gazetteer, [], surface_key)
+    entities, _, _ = resolve([plain("p1", "zorbic network"), plain("p2", "zorbic neural network")], knowledge=knowledge)
+    assert len(entities) == 2
+
+
+@pytest.mark.parametrize(("same", "joined"), [(["Zorbset-9K"], True), ([], False)])
+def test_an_alias_extending_the_name_is_the_concept_only_when_the_gazetteer_says_so(same, joined):
+    from kg.graph.knowledge import build_knowledge
+
+    gazetteer = [{"name": "Zorbset", "type": "dataset", "aliases": ["Zorbset-9K"], "same": same}]
+    knowledge = build_knowledge(gazetteer, [], surface_key)
+    assert (knowledge.key_of(surface_key("Zorbset-9K")) == surface_key("Zorbset")) is joined
+
+
+QUUX = "The quux process QP is a prior over partitions for nonparametric mixture clustering with atoms."
+PRIVACY = "Quantum privacy QP protects records of users in federated hospital databases from attackers."
+
+
+def acronym_corpus(extra: list[tuple[str, str]]):
+    """Two papers defining QP each way, and the `extra` papers using it undefined."""
+    papers = [Paper(f"q{i}", QUUX.replace("QP", "(QP)")) for i in range(2)]
+    papers += [Paper(f"v{i}", PRIVACY.replace("QP", "(QP)")) for i in range(2)] + [Paper(p, t) for p, t in extra]
+    pairs = [(p.id, "QP", "quux process" if p.id[0] == "q" else "quantum privacy") for p in papers[:4]]
+    mentions = [at(p.id, p.abstract, "QP") for p in papers]
+    mentions += [at(p.id, p.abstract, "quux process") for p in papers[:2]]
+    mentions += [at(p.id, p.abstract, "privacy") for p in papers[2:4]]
+    return resolve(mentions, pairs, papers=papers)
+
+
+@pytest.mark.parametrize(("abstract", "reading"), [
+    ("A scalable sampler: the quux process makes QP inference exact.", "quux process"),  # the long form is written
+    ("QP mixture models give a prior over partitions of atoms for nonparametric clustering.", "quux process"),
+    ("QP keeps records of users in hospital databases safe from attackers.", "quantum privacy"),
+])
+def test_an_undefined_acronym_takes_the_reading_its_abstract_supports(abstract, reading):
+    entities, links, _ = acronym_corpus([("u1", abstract)])
+    by_id = {e.id: e for e in entities}
+    read = [by_id[link.entity_id].label.lower() for link in links if link.paper_id == "u1"]
+    assert read and all(reading.split()[0] in label for label in read)
+
+
+@pytest.mark.parametrize(("abstract", "kept"), [
+    ("We train with low precision weights and activations.", False),
+    ("Weights kept at 8-bit precision lose little.", False),
+    ("The precision of the network weights matters.", False),
+    ("We report precision and recall on the test set.", True),
+])
+def test_a_number_format_precision_is_not_the_metric(abstract, kept):
+    mentions = [at("p1", abstract, "precision", "metric")]
+    entities, _, _ = resolve(mentions, papers=[Paper("p1", abstract)])
+    assert bool(entities) is kept
+
+
+def test_a_no_compound_is_an_adjective():
+    from kg.graph.labels import lone_adjective
+
+    assert lone_adjective("no-zorb") and not lone_adjective("zorb") and not lone_adjective("No-Zorb")
+
+
+@pytest.mark.parametrize(("abstract", "forms", "entity_type"), [
+    ("Results on zorbic memory improve. Also on zorbic memory we gain.", ("zorbic memory", "zorbic memory"), "method"),
+    ("Zorbic memory is hard. We store zorbic memory in cells.", ("Zorbic memory", "zorbic memory"), "method"),
+    ("Results on Zorbset improve. Also on Zorbset we gain.", ("Zorbset", "Zorbset"), "dataset"),
+])
+def test_a_dataset_has_a_name(abstract, forms, entity_type):
+    second = abstract.index(". ") + 2
+    first_at, second_at = abstract.index(forms[0]), abstract.index(forms[1], second)
+    mentions = [Mention("p1", first_at, first_at + len(forms[0]), forms[0], "dataset", name=forms[0]),
+                Mention("p1", second_at, second_at + len(forms[1]), forms[1], "dataset", sentence_start=second,
+                        name=forms[1])]
+    entities, _, _ = resolve(mentions, papers=[Paper("p1", abstract)])
+    assert [e.type for e in entities] == [entity_type]
+
+
+def test_a_kind_word_after_a_preposition_does_not_define_the_name():
+    from kg.graph.evidence import defined_type
+
+    text = "A zorb memory is a structure learned from a dataset of vectors. Zorbset is a large benchmark."
+    assert defined_type(text, 2, 13) is None and defined_type(text, text.index("Zorbset"), text.index(" is a large")) \
+        == "dataset"
