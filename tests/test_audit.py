@@ -38,7 +38,7 @@ def test_clean_graph_reports_no_findings():
                                "shared acronyms": 0, "generic names": 0, "type conflicts": 0,
                                "fragments and adjectives": 0, "split acronyms": 0, "doubtful proposals": 0,
                                "case collisions": 0, "multi-coinage names": 0, "generic aliases": 0,
-                               "split definitions": 0, "debris labels": 0}
+                               "split definitions": 0, "debris labels": 0, "proposed kinds": 0, "variants apart": 0}
     assert next(iter(report(result))).startswith("entities: 2  orphans: 0")
 
 
@@ -76,8 +76,12 @@ def test_lint_finds_each_resolution_pattern_and_counts_it_among_the_top_entities
         "dataset:medzorbqa": ("MedZorbQA", ("medical zorb answering",), 3), "metric:mzou": ("mZoU", ("ZoU",), 3),
         "metric:pass-1": ("zass@1", ("zass@k",), 3), "method:trace": ("TRAZE", (), 3),
         "metric:accuracy": ("% accuracy", (), 2), "method:zade": ("ZADE", (), 1),
-        "method:zonal-adaptive-debias-ensemble": ("Zonal Adaptive Debias Ensemble", (), 1)})
+        "method:zonal-adaptive-debias-ensemble": ("Zonal Adaptive Debias Ensemble", (), 1),
+        "model:deep-zorb-network": ("deep zorb network", (), 4), "model:zorbic-network": ("zorbic network", (), 2),
+        "model:zorbic-neural-network": ("zorbic neural network", ("ZNN",), 3),
+        "metric:zorb-rate": ("zorb rate", (), 2), "metric:zorb-ratio": ("zorb ratio", (), 2)})
     graph.nodes["method:trace"]["proposed_by"] = 3
+    graph.nodes["model:deep-zorb-network"]["proposed_by"] = 2
     graph.add_node("paper:p", kind="paper", abstract="We propose ZADE (Zonal Adaptive Debias Ensemble) here.")
     graph.add_edge("paper:p", "method:zade", kind="mention")
     graph.add_edge("paper:p", "method:zonal-adaptive-debias-ensemble", kind="mention")
@@ -85,7 +89,9 @@ def test_lint_finds_each_resolution_pattern_and_counts_it_among_the_top_entities
     ids = {name: [line.split()[0].rstrip(":") for line in lines] for name, lines in result.patterns().items()}
     assert ids == {"case collisions": ["method:zora", "model:zorp"], "multi-coinage names": ["method:trace"],
                    "generic aliases": ["dataset:medzorbqa", "metric:mzou", "metric:pass-1"],
-                   "split definitions": ["paper:p"], "debris labels": ["metric:accuracy"]}
+                   "split definitions": ["paper:p"], "debris labels": ["metric:accuracy"],
+                   "proposed kinds": ["model:deep-zorb-network"],
+                   "variants apart": ["metric:zorb-rate", "model:zorbic-network"]}
     assert result.pattern_top["split definitions"]["method"] == 2 and result.pattern_top["case collisions"]["model"] == 1
     clean = audit(graph_with({"model:zorp": ("ZORP", ("ZORPs", "Zorp"), 5), "metric:zou": ("ZoU", ("ZOU",), 2),
                               "dataset:zorbqa": ("ZorbQA", ("Zorb QA",), 2)}))

@@ -38,6 +38,8 @@ class Audit:
     generic_aliases: list[str] = field(default_factory=list)
     split_definitions: list[str] = field(default_factory=list)
     debris_labels: list[str] = field(default_factory=list)
+    proposed_kinds: list[str] = field(default_factory=list)
+    variants_apart: list[str] = field(default_factory=list)
     pattern_top: dict[str, dict[str, int]] = field(default_factory=dict)  # pattern -> type -> top entities named
     hubs: dict[str, list[tuple[str, str, int]]] = field(default_factory=dict)
     checked_top: int = 50
@@ -55,7 +57,8 @@ class Audit:
         """The findings of issue 30's resolution patterns, by name."""
         return {"case collisions": self.case_collisions, "multi-coinage names": self.coinages,
                 "generic aliases": self.generic_aliases, "split definitions": self.split_definitions,
-                "debris labels": self.debris_labels}
+                "debris labels": self.debris_labels, "proposed kinds": self.proposed_kinds,
+                "variants apart": self.variants_apart}
 
     def findings(self) -> dict[str, list[str]]:
         """Every list of findings by its title."""
@@ -151,12 +154,14 @@ def audit(graph: nx.Graph, top: int = 20, check_top: int = 50) -> Audit:
     result.generic_aliases = patterns.generic_aliases(listed)
     result.split_definitions = patterns.split_definitions(graph, listed)
     result.debris_labels = patterns.debris_labels(listed)
+    result.proposed_kinds = patterns.proposed_kinds(listed)
+    result.variants_apart = patterns.variants_apart(listed, knowledge)
     result.hubs = hubs(nodes, top)
     top_ids = trust.by_type(listed, check_top)
     result.pattern_top = {name: patterns.in_top(top_ids, lines) for name, lines in result.patterns().items()}
     checked = (result.suspicious, result.generic, result.type_conflicts, result.odd_labels, result.split_acronyms,
                result.doubtful_proposals, result.case_collisions, result.coinages, result.generic_aliases,
-               result.split_definitions, result.debris_labels)  # what is wrong, not what may be (duplicates, shared acronyms)
+               result.split_definitions, result.debris_labels, result.proposed_kinds, result.variants_apart)  # what is wrong, not what may be (duplicates, shared acronyms)
     result.top_flagged = trust.flagged_top(top_ids, (line for lines in checked for line in lines))
     return result
 

@@ -2,7 +2,8 @@
 case collisions (CLIP carrying the word `clips`, LoRA carrying LoRa), names several papers propose (several
 coinages in one node), generic aliases of named datasets and metrics (MedQA carrying `medical question
 answering`, mIoU carrying IoU, pass@1 carrying pass@k), split definitions (an abstract's `X (long form)` on two
-nodes) and debris labels (`% accuracy`). Each finding is a line naming the entity id."""
+nodes), debris labels (`% accuracy`), kinds several papers propose (`deep convolutional neural network`) and
+variants left apart (`recurrent network` / `recurrent neural network`). Each finding is a line naming the entity id."""
 from __future__ import annotations
 
 import re
@@ -12,12 +13,14 @@ from typing import Iterable
 import networkx as nx
 
 from kg.graph.bind import spells
-from kg.text.keys import acronym_key
+from kg.graph.variants import SAME_ENDINGS
+from kg.text.keys import acronym_key, match_key
 from kg.graph.labels import debris_start
 from kg.graph.knowledge import Knowledge
 from kg.quality.trust import Node, known_of
 
 COINAGES = 3  # proposed by this many papers: several things under one name, unless well known
+KIND_PROPOSALS = 2  # a lower-case phrase this many papers propose is a kind, not a contribution
 TASK_HEAD = re.compile(r"(?:ing|tion|sion|ment)$")  # answering, classification: the head of a task phrase
 GENERAL = re.compile(r"(?<=[@-])[kn]$|(?<=@)[kn]\b")  # pass@k, top-k: the general form of pass@1, top-1
 
@@ -106,6 +109,37 @@ def split_definitions(graph: nx.Graph, nodes: Iterable[Node]) -> list[str]:
                     found.append(f"{paper}: {entity} ({form!r}) / {forms[inner]} ({inner!r})")
                     break
             if found and found[-1].startswith(f"{paper}: "):
+                break
+    return found
+
+
+def proposed_kinds(nodes: Iterable[Node]) -> list[str]:
+    """A lower-case phrase (no capital or digit) KIND_PROPOSALS or more papers propose and at least as many more only
+    use: a kind the papers contribute instances of (`we propose a novel deep convolutional neural network`), not any
+    one paper's contribution."""
+    return [f"{node} ({data['label']!r}): a kind proposed by {data.get('proposed_by')} of {data.get('papers')} papers"
+            for node, data in nodes if int(data.get("proposed_by") or 0) >= KIND_PROPOSALS
+            and int(data.get("papers") or 0) >= 2 * int(data.get("proposed_by") or 0)
+            and not any(c.isupper() or c.isdigit() for c in data["label"])]
+
+
+def variants_apart(nodes: Iterable[Node], knowledge: Knowledge) -> list[str]:
+    """Two entities of one type whose names differ only in an ending word that names one concept either way
+    (`recurrent network` / `recurrent neural network`, `compression rate` / `compression ratio`, `F-measure` /
+    `F-score`: `variants.SAME_ENDINGS`); not two gazetteer entries (Bayesian network, Bayesian neural network)."""
+    nodes = list(nodes)
+    label_key = {node: match_key(data["label"]) for node, data in nodes}
+    owner: dict[tuple[str, str], str] = {}
+    for node, data in nodes:
+        for form in (data["label"], *data["aliases"]):
+            owner.setdefault((data["type"], match_key(form)), node)
+    found = []
+    for node, data in nodes:
+        key = label_key[node]
+        for ending, other, _ in SAME_ENDINGS:
+            twin = owner.get((data["type"], key[:-len(ending)] + other)) if key.endswith(ending) else None
+            if twin and twin != node and not {key, label_key[twin]} <= set(knowledge.names):
+                found.append(f"{node} ({data['label']!r}) / {twin}: one concept, another ending word")
                 break
     return found
 
