@@ -141,3 +141,22 @@ def test_a_kind_word_after_a_preposition_does_not_define_the_name():
     text = "A zorb memory is a structure learned from a dataset of vectors. Zorbset is a large benchmark."
     assert defined_type(text, 2, 13) is None and defined_type(text, text.index("Zorbset"), text.index(" is a large")) \
         == "dataset"
+
+
+def test_resolution_hands_off_one_frozen_result_the_graph_is_built_from():
+    import dataclasses
+
+    from kg.extraction.interface import Extraction
+    from kg.graph.resolution import graph_of, resolve_corpus
+
+    papers = [Paper("p1", "We train ZorbNet on Glimset."), Paper("p2", "ZorbNet again.")]
+    extractions = [Extraction((at("p1", papers[0].abstract, "ZorbNet", "model"),
+                               at("p1", papers[0].abstract, "Glimset", "dataset")), (), ()),
+                   Extraction((at("p2", papers[1].abstract, "ZorbNet", "model"),), (), ())]
+    resolution = resolve_corpus(papers, extractions)
+    assert {e.label for e in resolution.entities} == {"ZorbNet", "Glimset"} and len(resolution.links) == 3
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        resolution.entities = ()  # type: ignore[misc]
+    graph = graph_of(resolution)
+    assert {n for n, d in graph.nodes(data=True) if d["kind"] == "entity"} == {e.id for e in resolution.entities}
+    assert graph.number_of_edges() == len(resolution.links) and resolution.mentions == 3

@@ -9,9 +9,8 @@ from typing import TYPE_CHECKING, Callable, Iterable
 import networkx as nx
 
 from kg.extraction.interface import Extraction
-from kg.graph.build import DEFAULT_BASE_IRI, to_networkx
-from kg.graph.resolve import resolve
-from kg.graph.results import attach, resolve_results
+from kg.graph.build import DEFAULT_BASE_IRI
+from kg.graph.resolution import graph_of, resolve_corpus
 from kg.run.engines import EngineOptions, WorkerSpec, run_extraction
 from kg.types import Paper
 
@@ -59,17 +58,10 @@ def extract_all(papers: list[Paper], spec: WorkerSpec, options: EngineOptions,
 
 def assemble(papers: list[Paper], extractions: Iterable[Extraction], base_iri: str = DEFAULT_BASE_IRI,
              skipped: int = 0) -> tuple[nx.DiGraph, BuildStats]:
-    """Resolve all extractions into entities and links, and build the graph."""
-    mentions, relations, pairs, results = [], [], [], []
-    for paper, extraction in zip(papers, extractions, strict=True):  # extractions come in paper order
-        mentions.extend(extraction.mentions)
-        results.extend(extraction.results)
-        relations.extend(extraction.relations)
-        pairs.extend((paper.id, short, long) for short, long in extraction.abbreviations)
-    entities, links, entity_relations = resolve(mentions, pairs, relations, papers=papers)
-    graph = to_networkx(papers, entities, links, entity_relations, base_iri=base_iri, papers_skipped=skipped)
-    attach(graph, resolve_results(results, links))
-    stats = BuildStats(papers=len(papers), skipped=skipped, mentions=len(mentions),
-                       entities=Counter(e.type for e in entities), links=len(links),
-                       relations=graph.number_of_edges() - len(links), results=len(graph.graph["results"]))
+    """Resolve all extractions (in paper order) into one `Resolution`, and build the graph from it."""
+    resolution = resolve_corpus(papers, extractions)
+    graph = graph_of(resolution, base_iri, skipped)
+    stats = BuildStats(papers=len(papers), skipped=skipped, mentions=resolution.mentions,
+                       entities=Counter(e.type for e in resolution.entities), links=len(resolution.links),
+                       relations=graph.number_of_edges() - len(resolution.links), results=len(graph.graph["results"]))
     return graph, stats
