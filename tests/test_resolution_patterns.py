@@ -120,21 +120,6 @@ def test_a_no_compound_is_an_adjective():
     assert lone_adjective("no-zorb") and not lone_adjective("zorb") and not lone_adjective("No-Zorb")
 
 
-@pytest.mark.parametrize(("abstract", "forms", "entity_type"), [
-    ("Results on zorbic memory improve. Also on zorbic memory we gain.", ("zorbic memory", "zorbic memory"), "method"),
-    ("Zorbic memory is hard. We store zorbic memory in cells.", ("Zorbic memory", "zorbic memory"), "method"),
-    ("Results on Zorbset improve. Also on Zorbset we gain.", ("Zorbset", "Zorbset"), "dataset"),
-])
-def test_a_dataset_has_a_name(abstract, forms, entity_type):
-    second = abstract.index(". ") + 2
-    first_at, second_at = abstract.index(forms[0]), abstract.index(forms[1], second)
-    mentions = [Mention("p1", first_at, first_at + len(forms[0]), forms[0], "dataset", name=forms[0]),
-                Mention("p1", second_at, second_at + len(forms[1]), forms[1], "dataset", sentence_start=second,
-                        name=forms[1])]
-    entities, _, _ = resolve(mentions, papers=[Paper("p1", abstract)])
-    assert [e.type for e in entities] == [entity_type]
-
-
 def test_a_kind_word_after_a_preposition_does_not_define_the_name():
     from kg.graph.evidence import defined_type
 

@@ -19,7 +19,8 @@ SHORT = re.compile(r"[A-Za-z0-9][\w\-+.]*")  # one token (CADE, DXA, Mamba-2, GP
 
 def spells(short: str, long: str) -> bool:
     """Whether the short name abbreviates the long form: one token with a capital, no longer than the long form's
-    letters, its first letter the long form's, no more capitals than the long form has words plus one, its capitals
+    letters, its first letter the long form's, no more capitals than the long form has words plus one (a word in
+    capitals counts its capitals: `Fast-Slow RNN (FS-RNN)`), its capitals
     found in order among the long form's letters, and
     each spaced word of the long form (one allowed apart) beginning with a letter the short name has."""
     words = [w for w in WORDS.split(long.lower()) if w]
@@ -27,7 +28,8 @@ def spells(short: str, long: str) -> bool:
         return False
     letters = "".join(words)
     capitals = [c.lower() for c in short if c.isupper() or c.isdigit()]
-    if short[0].lower() != letters[0] or len(short) >= len(letters) or len(capitals) > len(words) + 1:
+    spelled = sum(max(1, sum(c.isupper() for c in w)) for w in WORDS.split(long) if w)  # RNN spells three capitals
+    if short[0].lower() != letters[0] or len(short) >= len(letters) or len(capitals) > spelled + 1:
         return False  # SCSG is no `stochastic gradient`: more capitals than the long form has words (one spare)
     position = 0
     for capital in capitals:

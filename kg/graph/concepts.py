@@ -21,15 +21,6 @@ MANY_PAPERS = 8  # a concept named by this many papers is proposed by one only i
 YEAR_SLACK = 1  # a venue's year may trail the preprint that introduced a name by a year
 
 
-def written_as_name(mention: Mention) -> bool:
-    """A digit, a capital after the first letter, or a first capital of one word or inside a sentence (MNIST, text8,
-    Twitter; not `associative memory`, nor `Associative memory` opening a sentence)."""
-    form = mention.name or mention.text
-    if any(c.isupper() or c.isdigit() for c in form[1:]) or form[:1].isdigit():
-        return True
-    return form[:1].isupper() and (" " not in form or mention.start != mention.sentence_start)
-
-
 def readings(group: Iterable[Mention]) -> Counter:
     """The model's reading of the concept: its mentions' confidence summed per type."""
     found: Counter = Counter()
@@ -49,8 +40,7 @@ def concept_type(group: list[Mention], known: str | None = None, defined: Counte
     """The concept's type: its mentions' summed confidence per type, plus DEFINED_WEIGHT papers' worth for each
     paper defining it by a kind word, and the gazetteer's type weighing KNOWN_WEIGHT times all mentions (ties
     go to it); a metric whose head noun names a thing that is not a measure (`linear unit`, `network`) takes
-    the next type, else method; so does a dataset no paper writes with a capital or digit and none defines as data
-    (`associative memory`: data resources are named)."""
+    the next type, else method."""
     votes = readings(group)
     total = sum(votes.values())
     per_paper = total / max(1, len({m.paper_id for m in group}))
@@ -62,10 +52,6 @@ def concept_type(group: list[Mention], known: str | None = None, defined: Counte
     head = (group[0].name or group[0].text).split()[-1].lower() if group else ""
     if ranked and ranked[0] == "metric" and known != "metric" and head.rstrip("s") in NOT_MEASURES:
         return ranked[1] if len(ranked) > 1 else "method"
-    if ranked and ranked[0] == "dataset" and known != "dataset" and not (defined or {}).get("dataset") \
-            and not any(map(written_as_name, group)):
-        return ranked[1] if len(ranked) > 1 else "method"  # `associative memory`: a dataset has a name
-
     return ranked[0] if ranked else "method"
 
 
