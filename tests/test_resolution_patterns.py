@@ -108,6 +108,8 @@ def test_an_undefined_acronym_takes_the_reading_its_abstract_supports(abstract, 
     ("Weights kept at 8-bit precision lose little.", False),
     ("The precision of the network weights matters.", False),
     ("We report precision and recall on the test set.", True),
+    ("We quantize to 8-bit and find the optimal precision per layer.", False),
+    ("We quantize to 8-bit; precision and recall stay high.", True),
 ])
 def test_a_number_format_precision_is_not_the_metric(abstract, kept):
     mentions = [at("p1", abstract, "precision", "metric")]

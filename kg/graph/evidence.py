@@ -52,6 +52,8 @@ NUMBER_FORMAT_BEFORE = re.compile(r"\b(?:low|lower|full|half|mixed|single|double
                                   r"numerical|numeric|machine|floating[- ]point|\d+[- ]?bits?|bit)[- ]+$", re.I)
 NUMBER_FORMAT_AFTER = re.compile(r"\s+(?:of\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?)?(?:weights?|activations?|gradients?|"
                                  r"parameters?|numerics|arithmetic|floating|bits?|training|inference)\b", re.I)
+NUMBER_TOPIC = re.compile(r"quantiz|quantis|\b\d+-bits?\b|fixed-point|floating-point|bit-width|low-precision", re.I)
+METRIC_TOPIC = re.compile(r"\brecall\b|\bF1\b|F-(?:score|measure)|precision\s*(?:@|at\b)|average precision", re.I)
 
 
 def defined_type(text: str, start: int, end: int) -> str | None:
@@ -80,9 +82,12 @@ def coined_here(text: str, start: int, end: int) -> bool:
 
 def number_format(text: str, start: int, end: int) -> bool:
     """Whether the precision at [start, end) is a number format's (`low precision numerics`, `full-precision weights`,
-    `the precision of DNN weights`, `8-bit precision`), not the metric."""
+    `the precision of DNN weights`, `8-bit precision`, any precision of an abstract about quantized numbers that
+    names no retrieval measure), not the metric."""
     if text[start:end].lower().rstrip("s") != "precision":
         return False
+    if NUMBER_TOPIC.search(text) and not METRIC_TOPIC.search(text):
+        return True  # an abstract about quantized numbers and no retrieval measure: `optimal precision per layer`
     return bool(NUMBER_FORMAT_BEFORE.search(text[max(0, start - 40):start]) or NUMBER_FORMAT_AFTER.match(text, end))
 
 
