@@ -13,6 +13,7 @@ import numpy as np
 from kg.extractors.encoder.pairs import Concept, Pair, Span, concepts_of, pair_features, pairs_of
 from kg.extractors.encoder.pieces import Pieces
 from kg.quality.evaluate import key
+from kg.quality.relation_scores import same_triple
 
 Say = Callable[[str], None]
 
@@ -74,7 +75,7 @@ def examples_of(item: Encoded, spans: list[Span]) -> tuple[np.ndarray, list[Pair
 
 def label(head: frozenset[str], relation: str, tail: frozenset[str], triples: set) -> bool:
     """Whether a gold triple has this relation between a head and a tail sharing keys with the pair's."""
-    return any(r == relation and head & h and tail & t for h, r, t in triples)
+    return any(same_triple((head, relation, tail), triple) for triple in triples)
 
 
 def build_examples(items: list[Encoded], triples_of: dict[str, set], use: str = "both") -> Examples:

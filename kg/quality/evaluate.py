@@ -124,10 +124,9 @@ def graph_items(graph: nx.DiGraph) -> list[Item]:
     return sorted(items, key=lambda i: (i.paper_id, i.node))
 
 
-def match(predicted: list[Item], gold: list[Item], typed: bool) -> list[tuple[Item, Item]]:
-    """A maximum one-to-one matching of predicted to gold items sharing a normalised form."""
-    edges = [[g for g, gi in enumerate(gold) if p.keys & gi.keys and (not typed or p.type == gi.type)]
-             for p in predicted]
+def maximum_matching(edges: list[list[int]]) -> dict[int, int]:
+    """A maximum one-to-one matching (augmenting paths): gold index -> predicted index, from each predicted
+    item's list of the gold items it may match."""
     owner: dict[int, int] = {}
 
     def augment(p: int, seen: set[int]) -> bool:
@@ -139,9 +138,16 @@ def match(predicted: list[Item], gold: list[Item], typed: bool) -> list[tuple[It
                     return True
         return False
 
-    for p in range(len(predicted)):
+    for p in range(len(edges)):
         augment(p, set())
-    return [(predicted[p], gold[g]) for g, p in sorted(owner.items())]
+    return owner
+
+
+def match(predicted: list[Item], gold: list[Item], typed: bool) -> list[tuple[Item, Item]]:
+    """A maximum one-to-one matching of predicted to gold items sharing a normalised form."""
+    edges = [[g for g, gi in enumerate(gold) if p.keys & gi.keys and (not typed or p.type == gi.type)]
+             for p in predicted]
+    return [(predicted[p], gold[g]) for g, p in sorted(maximum_matching(edges).items())]
 
 
 def count(predicted: list[Item], gold: list[Item], typed: bool) -> PRF:

@@ -7,7 +7,7 @@ from typing import Iterable
 
 import networkx as nx
 
-from kg.quality.evaluate import PRF, key
+from kg.quality.evaluate import PRF, key, maximum_matching
 from kg.types import RELATION_TYPES
 
 Keys = frozenset[str]
@@ -56,17 +56,14 @@ def graph_triples(graph: nx.DiGraph) -> dict[str, list[Triple]]:
     return found
 
 
+def same_triple(predicted: Triple, gold: Triple) -> bool:
+    """Whether a predicted triple states a gold one: the same relation, and each end shares a key with the gold's."""
+    return predicted[1] == gold[1] and bool(predicted[0] & gold[0]) and bool(predicted[2] & gold[2])
+
+
 def matched(predicted: list[Triple], gold: list[Triple]) -> int:
-    """The size of a one-to-one matching of predicted to gold triples (greedy in order; ends rarely compete)."""
-    used: set[int] = set()
-    hits = 0
-    for head, relation, tail in predicted:
-        for g, (gh, gr, gt) in enumerate(gold):
-            if g not in used and gr == relation and head & gh and tail & gt:
-                used.add(g)
-                hits += 1
-                break
-    return hits
+    """The size of a maximum one-to-one matching of predicted to gold triples."""
+    return len(maximum_matching([[g for g, triple in enumerate(gold) if same_triple(p, triple)] for p in predicted]))
 
 
 def score_relations(predicted: dict[str, list[Triple]], gold: dict[str, list[Triple]]) -> dict[str, PRF]:
