@@ -19,7 +19,7 @@ Say = Callable[[str], None]
 
 
 @dataclass(frozen=True)
-class Encoded:
+class EncodedGold:
     """One gold abstract as the relation head sees it: text, sentences, states, predicted and gold spans."""
 
     paper_id: str
@@ -65,7 +65,7 @@ def concept_keys(spans: list[Span], concept: Concept) -> frozenset[str]:
     return frozenset(k for k in (key(spans[i].name) for i in concept.members) if k) | {concept.key}
 
 
-def examples_of(item: Encoded, spans: list[Span]) -> tuple[np.ndarray, list[Pair], list[Concept]]:
+def examples_of(item: EncodedGold, spans: list[Span]) -> tuple[np.ndarray, list[Pair], list[Concept]]:
     """Features, pairs and concepts of one abstract's spans (the caller labels them)."""
     concepts = concepts_of(spans, item.abbreviations)
     pairs = pairs_of(spans, concepts, list(item.sentences))
@@ -78,7 +78,7 @@ def label(head: frozenset[str], relation: str, tail: frozenset[str], triples: se
     return any(same_triple((head, relation, tail), triple) for triple in triples)
 
 
-def build_examples(items: list[Encoded], triples_of: dict[str, set], use: str = "both") -> Examples:
+def build_examples(items: list[EncodedGold], triples_of: dict[str, set], use: str = "both") -> Examples:
     """Examples of every abstract's pairs: from predicted spans, gold spans or both (`use`)."""
     xs, ys, paper, relation, heads, tails, sources = [], [], [], [], [], [], []
     for item in items:
@@ -100,7 +100,7 @@ def build_examples(items: list[Encoded], triples_of: dict[str, set], use: str = 
                     tuple(sources))
 
 
-def encode_gold(items: list[tuple[dict, object]], model: str, say: Say, weights: Path | None = None) -> Iterator[Encoded]:
+def encode_gold(items: list[tuple[dict, object]], model: str, say: Say, weights: Path | None = None) -> Iterator[EncodedGold]:
     """Parse each gold abstract once, extract its mentions with the default extractors (the encoder in `weights`,
     default the shipped one) and keep its states."""
     from kg.extraction.doccache import clear, text as doc_text
@@ -124,7 +124,7 @@ def encode_gold(items: list[tuple[dict, object]], model: str, say: Say, weights:
         mentions = combine(doc, context, [c for e in chosen for c in e(doc, context)])
         state = encoded(encoder, doc)
         predicted = tuple(Span(m.start, m.end, m.type, m.role, text[m.start:m.end]) for m in mentions)
-        yield Encoded(paper.id, text, tuple(sentence_bounds(doc)),
+        yield EncodedGold(paper.id, text, tuple(sentence_bounds(doc)),
                       tuple((a.short, a.long) for a in context.abbreviations), state.pieces,
                       state.states.astype(np.float16), predicted, tuple(locate_gold(text, records[paper.id])))
         clear(doc)
