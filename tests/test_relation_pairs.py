@@ -104,3 +104,12 @@ def test_an_abstract_with_very_many_concepts_pairs_a_bounded_number():
     pairs = pairs_of(spans, concepts, [(0, 5000)])
     assert 0 < len(pairs) <= MAX_CONCEPTS ** 2
     assert max(max(p.head, p.tail) for p in pairs) < MAX_CONCEPTS
+
+
+def test_relation_scores_match_one_to_one_at_the_largest_matching():
+    a, b, ab, x = frozenset({"a"}), frozenset({"b"}), frozenset({"a", "b"}), frozenset({"x"})
+    gold = {"p": [(a, "evaluated_on", x), (b, "evaluated_on", x)]}
+    both = score_relations({"p": [(ab, "evaluated_on", x), (a, "evaluated_on", x)]}, gold)
+    assert both["all"].tp == 2  # a greedy matching gives the first triple a's gold and leaves the second none
+    twice = score_relations({"p": [(a, "evaluated_on", x), (a, "evaluated_on", x)]}, gold)
+    assert twice["all"].tp == 1 and twice["all"].predicted == 2
