@@ -103,6 +103,20 @@ def test_an_undefined_acronym_takes_the_reading_its_abstract_supports(abstract, 
     assert read and all(reading.split()[0] in label for label in read)
 
 
+def test_a_long_form_written_only_inside_a_longer_one_does_not_support_its_reading():
+    from kg.graph.knowledge import build_knowledge
+
+    knowledge = build_knowledge([{"name": "zorb translation", "type": "task", "aliases": ["NZT"]}], [], surface_key)
+    papers = [Paper(f"d{i}", "We train neural zorb translation (NZT) systems.") for i in range(2)]
+    papers += [Paper(f"t{i}", "A nonlinear zonal tensor (NZT) is fit.") for i in range(2)]  # no agreed reading
+    papers.append(Paper("u1", "Neural zorb translation is hard; NZT systems fail."))
+    mentions = [at(p.id, p.abstract, "NZT", "task") for p in papers]
+    pairs = [(p.id, "NZT", "neural zorb translation" if p.id[0] == "d" else "nonlinear zonal tensor") for p in papers[:4]]
+    entities, links, _ = resolve(mentions, pairs, knowledge=knowledge, papers=papers)
+    label = {e.id: e.label for e in entities}
+    assert [label[link.entity_id] for link in links if link.paper_id == "u1"] == ["neural zorb translation"]
+
+
 @pytest.mark.parametrize(("abstract", "kept"), [
     ("We train with low precision weights and activations.", False),
     ("Weights kept at 8-bit precision lose little.", False),

@@ -2,7 +2,8 @@
 
 An acronym the corpus defines in several ways (DP: Dirichlet process, differential privacy, dynamic programming)
 takes, in a paper that does not define it, the reading the paper's own words support:
-1. the reading whose long form the abstract writes (`Dirichlet process` somewhere in the text), if only one is;
+1. the reading whose long form the abstract writes (`Dirichlet process` somewhere in the text), if only one is
+   (a long form written only inside another's, `machine translation` in `neural machine translation`, is not);
 2. else the reading whose defining abstracts share the most (rare) words with this one (`mixture`, `prior`,
    `nonparametric` for the Dirichlet process), when it scores at least CLEAR times the next reading and each reading
    compared has two or more defining papers;
@@ -62,7 +63,9 @@ class Context:
         if paper not in self.texts or len(readings) < 2:
             return None
         flat = self.flat(paper)
-        written = [k for k in sorted(readings) if any(long in flat for long in {*long_keys.get(k, ()), k})]
+        found = {k: {long for long in {*long_keys.get(k, ()), k} if long in flat} for k in sorted(readings)}
+        written = [k for k, longs in found.items() if longs and not any(  # `machine translation` inside `neural ...`
+            o != k and any(long != other and long in other for long in longs for other in found[o]) for o in found)]
         if len(written) == 1:
             return written[0]
         if any(len(papers) < 2 for papers in readings.values()):
