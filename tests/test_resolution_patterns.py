@@ -162,3 +162,13 @@ def test_resolution_hands_off_one_frozen_result_the_graph_is_built_from():
     graph = graph_of(resolution)
     assert {n for n, d in graph.nodes(data=True) if d["kind"] == "entity"} == {e.id for e in resolution.entities}
     assert graph.number_of_edges() == len(resolution.links) and resolution.mentions == 3
+
+
+def test_a_short_phrase_with_an_acronym_defined_one_way_does_not_carry_that_long_form_to_other_papers():
+    mentions = [plain("p1", "deep zorbive neural network"), plain("p1", "deep ZNN"), plain("p2", "deep ZNN"),
+                plain("p3", "deep zorbent neural network"), plain("p3", "ZNN")]
+    pairs = [("p1", "deep ZNN", "deep zorbive neural network"), ("p3", "ZNN", "zorbent neural network"),
+             ("p4", "ZNN", "zorbent neural network")]
+    entities, _, _ = resolve(mentions, pairs)
+    carrying = [e for e in entities if "deep zorbive neural network" in (e.label, *e.aliases)]
+    assert carrying and all("deep zorbent neural network" not in (e.label, *e.aliases) for e in carrying)

@@ -39,6 +39,13 @@ def plausible(short: str, long: str) -> bool:
     return matched >= len(words) - (len(words) > 2)
 
 
+def phrase_with_acronym(short: str) -> bool:
+    """A short form of several words one of which is an acronym (`deep RNN`): not a coined name, a phrase whose
+    acronym every paper reads its own way, so its definition in one paper does not bind its key elsewhere."""
+    words = short.split()
+    return len(words) > 1 and any(acronym_key(w) for w in words)
+
+
 def same_meaning(a: str, b: str) -> bool:
     """Two expansions of one short form read alike: their words pair up sharing their first three letters,
     one word more allowed but not in front (convolution(al) neural net(work), area under the ROC (curve); a leading
@@ -93,6 +100,8 @@ def read_definitions(pairs: Iterable[tuple[str, str, str]], key: Callable[[str],
         if display(long):
             spelled[long_key][display(long)] += 1
         if not acronym_key(short):
+            if phrase_with_acronym(short):
+                continue  # `deep RNN (deep recursive neural network)`: other papers read its RNN their way
             names[long_key][short_key] += 1
             coined.setdefault((paper, long_key), short_key)
         elif (paper, short_key) not in local:
@@ -109,7 +118,7 @@ def read_definitions(pairs: Iterable[tuple[str, str, str]], key: Callable[[str],
             local[paper, short_key] = long_key  # the paper's acronym means what it writes there
             if display(long):
                 spelled[long_key][display(long)] += 1
-        elif defined != long_key:
+        elif defined != long_key and not (defined is None and phrase_with_acronym(short)):
             coined.setdefault((paper, long_key), defined or short_key)  # the detector's long form, or a coined name
         # a written long form with leading words the acronym leaves out (`Structural Support Vector Machine (SVM)`:
         # the detector's `support vector machine` has a word per capital) is the acronym's meaning in that paper, a
