@@ -6,7 +6,7 @@ The types decide which relation a pair could have, so the head only says whether
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
@@ -38,6 +38,7 @@ CUES = tuple(re.compile(p, re.I) for p in (
 PROPOSAL = re.compile(r"\b(?:we|this paper|this work)\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design)\w*",
                       re.I)
 SPARSE = 5 + 5 + 4 + 4 + 4 + 2 + 2 + 2 + 3 + 2 + 3 + len(CUES) + len(CUES) + 3 + 4 + 3 + 2 + 3 + 1 + 1  # see sparse_features
+ONE_HOT_TYPE, ONE_HOT_RELATION = np.eye(len(TYPES), dtype=np.float32), np.eye(len(RELATIONS), dtype=np.float32)
 
 
 @dataclass(frozen=True)
@@ -128,9 +129,10 @@ def gap(a: Span, b: Span) -> int:
 
 
 def bucket(value: float, edges: tuple[float, ...]) -> np.ndarray:
-    """One-hot of the interval of `edges` holding value (len(edges) + 1 slots)."""
+    """One-hot of the interval of `edges` holding value (len(edges) + 1 slots; edges sorted, a value on an edge
+    goes above it)."""
     out = np.zeros(len(edges) + 1, dtype=np.float32)
-    out[int(np.searchsorted(np.array(edges), value, side="right"))] = 1.0
+    out[bisect_right(edges, value)] = 1.0
     return out
 
 
@@ -158,8 +160,8 @@ def sparse_features(text: str, spans: list[Span], concepts: list[Concept], pair:
     tail_sentences = Counter(sent[j] for j in tail.members)
     shared = sum(tail_sentences[sent[i]] for i in head.members)  # mention pairs sharing a sentence
     parts = [
-        np.eye(5, dtype=np.float32)[TYPES.index(head.type)], np.eye(5, dtype=np.float32)[TYPES.index(tail.type)],
-        np.eye(4, dtype=np.float32)[RELATIONS.index(pair.relation)],
+        ONE_HOT_TYPE[TYPES.index(head.type)], ONE_HOT_TYPE[TYPES.index(tail.type)],
+        ONE_HOT_RELATION[RELATIONS.index(pair.relation)],
         bucket(abs(sa - sb), (1, 2, 3)), bucket(gap(a, b), (20, 60, 150)),
         np.array([head.proposed, tail.proposed], dtype=np.float32),
         np.array([pair.head == first_proposed, a.start <= b.start], dtype=np.float32),
