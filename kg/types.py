@@ -127,3 +127,4 @@ class ResultMention:
     task: Mention | None = None
     against: Mention | None = None
     score: float = 1.0
+    dataset_name: str | None = None  # the words naming the data when no dataset entity does ('held-out test set')

@@ -64,8 +64,9 @@ def example(paper: str, seed: int) -> Example:
     labels = tuple(int(v) for v in rng.integers(0, 3, size=12))
     features = tuple((("good",) if y else ("bad",)) + (("gain",) if y == 2 else ()) + (f"noise:{i % 3}",)
                      for i, y in enumerate(labels))
-    pairs = tuple(((f"where:{'same' if k == 0 else 'far'}",), int(k == 0)) for k in range(3))
-    return Example(paper, features, labels, pairs, pairs)
+    options = tuple((f"where:{'same' if k == 0 else 'far'}", f"noise:{k}") for k in range(3))
+    choices = ((options, (1, 0, 0)), (options[::-1], (0, 0, 1)))  # one choice per gold result, the right one marked
+    return Example(paper, features, labels, choices, choices)
 
 
 def test_training_is_deterministic_and_learns_the_features() -> None:
@@ -222,3 +223,57 @@ def test_lint_reports_impossible_values_from_the_turtle(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     found = json.loads(result.stdout)["impossible_values"]
     assert found == [f"{BASE}result/q1/0-1: accuracy of 104% is above 100%"]
+
+
+def test_a_dataset_named_by_words_is_a_literal_that_conforms() -> None:
+    from dataclasses import replace
+
+    graph = corpus_graph()
+    graph.graph["results"] = tuple(replace(r, dataset=None, dataset_name="held-out test set")
+                                   if (r.paper_id, r.start) == ("q2", 110) else r for r in graph.graph["results"])
+    data = to_rdflib(graph)
+    result = URIRef(BASE + "result/q2/110-114")
+    assert data.value(result, MLKG.datasetName) == Literal("held-out test set")
+    assert data.value(result, MLKG.dataset) is None
+    assert shacl_violations(data, SHAPES)[0]
+    data.add((result, MLKG.dataset, URIRef(BASE + "entity/dataset/x")))
+    assert not shacl_violations(data, SHAPES)[0]  # an entity and words for the same data
+
+
+def candidate(doc, text: str, kind: str, nth: int = 0):
+    from kg.extraction.interface import Candidate
+
+    start = -1
+    for _ in range(nth + 1):
+        start = doc.text.index(text, start + 1)
+    return Candidate(start, start + len(text), kind)
+
+
+def test_data_phrases_are_the_words_naming_data_outside_dataset_mentions(parse) -> None:
+    from kg.extractors.results.phrases import data_phrases
+
+    doc, _ = parse("It reaches 91.2% on the held-out test set, 88.0% on ImageNet and 80.1% on our ImageNet benchmark.")
+    found = data_phrases(doc, [candidate(doc, "ImageNet", "dataset"), candidate(doc, "ImageNet", "dataset", 1)])
+    assert [doc.text[c.start:c.end] for c in found] == ["held-out test set"]
+
+
+def test_the_parse_ties_a_number_to_its_clause_subject(parse) -> None:
+    from kg.extractors.results.features import token_at
+    from kg.extractors.results.syntax import path_features, root
+
+    doc, _ = parse("FooNet achieves 95.1% accuracy, while BarNet is slower.")
+    number = doc[token_at(doc, doc.text.index("95.1"))]
+    near = path_features(number, root(doc, 0, 6))
+    far = path_features(number, root(doc, doc.text.index("BarNet"), doc.text.index("BarNet") + 6))
+    assert "top:achieve:nsubj" in near and "top:achieve:nsubj" not in far
+
+
+def test_respectively_pairs_the_nth_number_with_the_nth_name(parse) -> None:
+    from kg.extractors.results.linking import order_in
+
+    doc, _ = parse("AlphaNet and BetaNet reach 90.1% and 80.2% accuracy, respectively.")
+    numbers = find_numbers(doc.text)
+    names = [candidate(doc, "AlphaNet", "model"), candidate(doc, "BetaNet", "model")]
+    bounds = (0, len(doc.text))
+    assert order_in(doc, numbers[0], names, bounds, numbers)["alphanet"] == "respectively"
+    assert order_in(doc, numbers[1], names, bounds, numbers)["betanet"] == "respectively"

@@ -7,14 +7,14 @@ from typing import Callable, Sequence
 
 from spacy.tokens import Doc
 
-from kg.extraction.interface import Candidate, DocContext
+from kg.extraction.interface import Candidate, CandidateRelation, DocContext
 from kg.extraction.results import CandidateResult
 from kg.extractors.results.features import number_features
 from kg.extractors.results.fields import read_fields
 from kg.extractors.results.model import LABELS, ResultsModel, load
 from kg.extractors.results.numbers import Number, find_numbers
 
-ResultsFn = Callable[[Doc, DocContext, list[Candidate]], list[CandidateResult]]
+ResultsFn = Callable[[Doc, DocContext, list[Candidate], Sequence[CandidateRelation]], list[CandidateResult]]
 
 
 def sentence_index(doc: Doc) -> Callable[[int], int]:
@@ -34,8 +34,10 @@ def featurise(doc: Doc, numbers: Sequence[Number], mentions: Sequence[Candidate]
     return [number_features(doc, n, numbers, mentions, index(n.start), count) for n in numbers]
 
 
-def read_results(model: ResultsModel, doc: Doc, mentions: Sequence[Candidate]) -> list[CandidateResult]:
-    """The numbers of a Doc the model reads as results (one per value and unit: the likeliest), with fields."""
+def read_results(model: ResultsModel, doc: Doc, mentions: Sequence[Candidate],
+                 relations: Sequence[CandidateRelation] = ()) -> list[CandidateResult]:
+    """The numbers of a Doc the model reads as results (one per value and unit: the likeliest), with fields
+    (`relations`: the relation head's, between the mentions)."""
     numbers = find_numbers(doc.text)
     if not numbers:
         return []
@@ -52,13 +54,13 @@ def read_results(model: ResultsModel, doc: Doc, mentions: Sequence[Candidate]) -
     found: list[CandidateResult] = []
     sentence_of = sentence_index(doc)
     for result, number, kind in sorted(best.values(), key=lambda b: b[1].start):
-        f = read_fields(doc, number, mentions, kind, model)
+        f = read_fields(doc, number, mentions, kind, model, relations)
         before = found[-1] if found and sentence_of(found[-1].start) == sentence_of(number.start) else None
         if not f.metric_name and before is not None:  # '95.1% accuracy, against 90.5% for X': the same measure
             f = replace(f, metric=before.metric, metric_name=before.metric_name)
         found.append(CandidateResult(number.start, number.end, kind, number.unit, f.metric_name, number.bound,
                                      f.setting, f.proposal, f.subject, f.metric, f.dataset, f.task, f.against,
-                                     result))
+                                     result, f.dataset_name))
     return found
 
 
@@ -66,7 +68,8 @@ def make_results_step(weights: Path | None = None) -> ResultsFn:
     """Factory: the results step with the weights at `weights` (default: shipped), loaded once."""
     model = load(weights)
 
-    def step(doc: Doc, context: DocContext, mentions: list[Candidate]) -> list[CandidateResult]:
-        return read_results(model, doc, [m for m in mentions if m.kind == "entity"])
+    def step(doc: Doc, context: DocContext, mentions: list[Candidate],
+             relations: Sequence[CandidateRelation] = ()) -> list[CandidateResult]:
+        return read_results(model, doc, [m for m in mentions if m.kind == "entity"], relations)
 
     return step

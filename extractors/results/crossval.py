@@ -8,7 +8,7 @@ from typing import Callable, Sequence
 
 from spacy.tokens import Doc
 
-from kg.extraction.interface import Candidate, ExtractFn
+from kg.extraction.interface import Candidate, CandidateRelation, ExtractFn
 from kg.extractors.results.component import read_results
 from kg.extractors.results.model import ResultsModel
 from kg.extractors.results.training import Example, example_of, folds_of, train
@@ -20,13 +20,15 @@ Say = Callable[[str], None]
 
 @dataclass(frozen=True)
 class Parsed:
-    """A gold abstract parsed and extracted once: its Doc, entity mentions, gold results and gold entities."""
+    """A gold abstract parsed and extracted once: its Doc, entity mentions, gold results, gold entities and the
+    relations the build's relators found between the mentions."""
 
     paper: Paper
     doc: Doc
     mentions: tuple[Candidate, ...]
     results: tuple[dict, ...]
     entities: tuple[dict, ...]
+    relations: tuple[CandidateRelation, ...] = ()
 
 
 def parse_gold(papers: Sequence[Paper], results: dict[str, list[dict]], entities: dict[str, list[dict]],
@@ -44,14 +46,16 @@ def parse_gold(papers: Sequence[Paper], results: dict[str, list[dict]], entities
     say(f"extracting the mentions of {len(chosen)} abstracts with gold results")
     parsed = []
     for paper, doc, context in parse_papers(chosen, nlp):
-        mentions = [m for m in extract(doc, context)[0] if m.kind == "entity"]
-        parsed.append(Parsed(paper, doc, tuple(mentions), tuple(results[paper.id]), tuple(entities.get(paper.id, ()))))
+        found = extract(doc, context)
+        mentions = [m for m in found[0] if m.kind == "entity"]
+        parsed.append(Parsed(paper, doc, tuple(mentions), tuple(results[paper.id]), tuple(entities.get(paper.id, ())),
+                             tuple(found[1])))
     return parsed
 
 
 def examples_of(parsed: Sequence[Parsed]) -> list[Example]:
     """The training examples of parsed gold abstracts."""
-    return [example_of(p.paper.id, p.doc, p.mentions, p.results, p.entities) for p in parsed]
+    return [example_of(p.paper.id, p.doc, p.mentions, p.results, p.entities, p.relations) for p in parsed]
 
 
 def train_results(parsed: Sequence[Parsed]) -> ResultsModel:
@@ -67,9 +71,10 @@ def predicted(model: ResultsModel, p: Parsed) -> list[Reported]:
         return (text[m.start:m.end],) if m is not None else ()
 
     found = []
-    for r in read_results(model, p.doc, p.mentions):
+    for r in read_results(model, p.doc, p.mentions, p.relations):
         subject = (PROPOSED,) if r.proposal else names(r.subject) or (BASELINE,)
-        found.append(Reported(p.paper.id, r.kind, text[r.start:r.end], r.unit, subject, names(r.dataset),
+        dataset = names(r.dataset) or ((r.dataset_name,) if r.dataset_name else ())
+        found.append(Reported(p.paper.id, r.kind, text[r.start:r.end], r.unit, subject, dataset,
                               names(r.task), r.metric_name))
     return found
 

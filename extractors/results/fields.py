@@ -7,12 +7,15 @@ from typing import Sequence
 
 from spacy.tokens import Doc, Span, Token
 
-from kg.extraction.interface import Candidate
+from kg.extraction.interface import Candidate, CandidateRelation
+from kg.extraction.doccache import cached
 from kg.extractors.results.features import token_at
+from kg.extractors.results.phrases import PHRASE, data_phrases
 from kg.extractors.results.linking import (BASELINE, DATASET_TYPES, NONE, PROPOSAL, SUBJECT_TYPES, Option, Place,
-                                          choose, context_features, options, sentence_of)
+                                          choose, context_features, options, order_in,
+                                          related_in, sentence_of, standing)
 from kg.extractors.results.model import ResultsModel
-from kg.extractors.results.numbers import Number
+from kg.extractors.results.numbers import Number, find_numbers
 
 ACTORS = ("method", "model")
 COMPARE = {"over", "than", "against", "versus", "vs", "vs.", "relative", "compared", "outperform", "outperforms",
@@ -33,6 +36,7 @@ class Fields:
     task: Candidate | None = None
     against: Candidate | None = None
     setting: str | None = None
+    dataset_name: str | None = None  # the words naming the data when no dataset entity does ('held-out test set')
 
 
 def in_span(mentions: Sequence[Candidate], start: int, end: int, types: Sequence[str]) -> list[Candidate]:
@@ -121,36 +125,47 @@ class Links:
     dataset: Option
 
 
-def link(doc: Doc, number: Number, mentions: Sequence[Candidate], kind: str, model: ResultsModel | None) -> Links:
-    """The subject and dataset options of a number and the model's choice among them (None: the first)."""
+def link(doc: Doc, number: Number, mentions: Sequence[Candidate], kind: str, model: ResultsModel | None,
+         relations: Sequence[CandidateRelation] = ()) -> Links:
+    """The subject and dataset options of a number and the model's choice among them (None: the first);
+    `relations`: what the relation head found between the paper's mentions."""
     index, last = token_at(doc, number.start), token_at(doc, max(number.unit_end - 1, number.start))
     sentence = doc[index].sent
     starts = [s.start_char for s in doc.sents]
     clause = governing_subject(doc, index, sentence)
+    bounds = (sentence.start_char, sentence.end_char)
     place = Place(index, last, sentence_of(starts, number.start), (sentence.start, sentence.end),
-                  (clause.start_char, clause.end_char) if clause is not None else None)
+                  (clause.start_char, clause.end_char) if clause is not None else None,
+                  related_in(doc, relations, bounds), order_in(doc, number, mentions, bounds, cached(doc, "results_numbers", lambda d: find_numbers(d.text))),
+                  standing(doc, mentions))
     counts: dict[str, int] = {}
     for m in mentions:
         name = doc.text[m.start:m.end].casefold()
         counts[name] = counts.get(name, 0) + 1
     has_proposed = any(m.role == "proposed" and m.type in ACTORS for m in mentions)
-    context = context_features(doc, place, kind, has_proposed)
+    actors = len(in_span(mentions, bounds[0], bounds[1], ACTORS))
+    context = context_features(doc, place, kind, has_proposed, actors)
     subjects = options(doc, number, mentions, SUBJECT_TYPES, (PROPOSAL, BASELINE))
-    datasets = options(doc, number, mentions, DATASET_TYPES, (NONE,))
+    phrases = [p for p in cached(doc, "results_phrases", lambda d: data_phrases(d, mentions))
+               if bounds[0] <= p.start < bounds[1]]  # words name data only in the number's own sentence
+    datasets = options(doc, number, [*mentions, *phrases], DATASET_TYPES, (NONE,))
     subject, subject_features = choose(model and model.subject, doc, number, subjects, place, starts, context, counts)
     dataset, dataset_features = choose(model and model.dataset, doc, number, datasets, place, starts, context, counts)
     return Links(subjects, subject_features, datasets, dataset_features, subject, dataset)
 
 
-def read_fields(doc: Doc, number: Number, mentions: Sequence[Candidate], kind: str, model: ResultsModel) -> Fields:
+def read_fields(doc: Doc, number: Number, mentions: Sequence[Candidate], kind: str, model: ResultsModel,
+                relations: Sequence[CandidateRelation] = ()) -> Fields:
     """The fields of a number read as a result of `kind` (score/change)."""
     index, last = token_at(doc, number.start), token_at(doc, max(number.unit_end - 1, number.start))
     sentence = doc[index].sent
-    links = link(doc, number, mentions, kind, model)
+    links = link(doc, number, mentions, kind, model, relations)
     metric, metric_name = metric_of(doc, number, sentence, mentions, index, last)
     tasks = in_span(mentions, sentence.start_char, sentence.end_char, ("task",))
     against = against_of(doc, number, sentence, mentions) if kind == "change" else None
     if against is not None and against == links.subject.mention:
         against = None
-    return Fields(links.subject.mention, links.subject.name == PROPOSAL, metric, metric_name, links.dataset.mention,
-                  nearest(tasks, number), against, setting_of(doc, sentence, last))
+    dataset = links.dataset.mention
+    words = doc.text[dataset.start:dataset.end] if dataset is not None and dataset.extractor == PHRASE else None
+    return Fields(links.subject.mention, links.subject.name == PROPOSAL, metric, metric_name,
+                  None if words else dataset, nearest(tasks, number), against, setting_of(doc, sentence, last), words)

@@ -100,11 +100,9 @@ def load(path: Path | None = None) -> ResultsModel:
         raise ResultsModelError(f"{path}: not a results weights file ({error})") from None
 
 
-def fit(features: Sequence[Sequence[str]], labels: np.ndarray, classes: int, min_count: int = 2, l2: float = 1.0,
-        iterations: int = 300) -> Linear:
-    """Softmax regression (L-BFGS, L2) over the features seen at least `min_count` times; needs scipy."""
+def design(features: Sequence[Sequence[str]], min_count: int):
+    """The vocabulary of the features seen at least `min_count` times and the (rows, vocabulary) 0/1 matrix."""
     from scipy import sparse
-    from scipy.optimize import minimize
 
     counts: dict[str, int] = {}
     for feats in features:
@@ -117,7 +115,15 @@ def fit(features: Sequence[Sequence[str]], labels: np.ndarray, classes: int, min
         ids = sorted({vocab[f] for f in feats if f in vocab})
         rows += [row] * len(ids)
         cols += ids
-    x = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(features), len(names)))
+    return vocab, sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(features), len(names)))
+
+
+def fit(features: Sequence[Sequence[str]], labels: np.ndarray, classes: int, min_count: int = 2, l2: float = 1.0,
+        iterations: int = 300) -> Linear:
+    """Softmax regression (L-BFGS, L2) over the features seen at least `min_count` times; needs scipy."""
+    from scipy.optimize import minimize
+
+    vocab, x = design(features, min_count)
     k, n = classes, max(len(features), 1)
     target = np.eye(k)[labels]
 
@@ -131,7 +137,37 @@ def fit(features: Sequence[Sequence[str]], labels: np.ndarray, classes: int, min
         grad = np.concatenate([(x.T @ delta + l2 * w).ravel(), delta.sum(axis=0)])
         return value / n, grad / n
 
-    result = minimize(loss, np.zeros(len(names) * k + k), jac=True, method="L-BFGS-B",
+    result = minimize(loss, np.zeros(len(vocab) * k + k), jac=True, method="L-BFGS-B",
                       options={"maxiter": iterations})
     theta = result.x
     return Linear(vocab, theta[:-k].reshape(-1, k), theta[-k:])
+
+
+Group = tuple[tuple[tuple[str, ...], ...], tuple[int, ...]]  # one choice: each option's features, 1 for a right one
+
+
+def fit_ranker(groups: Sequence[Group], min_count: int = 2, l2: float = 1.0, iterations: int = 300) -> Linear:
+    """A linear scorer of options trained listwise: per choice, a softmax over its options, the right ones' mass
+    maximised (L-BFGS, L2). Stored as a two-class layer whose second class carries the score, so the likeliest
+    option under `Linear.probabilities` is the best-scored one."""
+    from scipy import sparse
+    from scipy.optimize import minimize
+
+    vocab, x = design([f for options, _ in groups for f in options], min_count)
+    sizes = [len(options) for options, _ in groups]
+    member = sparse.csr_matrix((np.ones(sum(sizes)), (np.repeat(np.arange(len(groups)), sizes), np.arange(sum(sizes)))),
+                               shape=(len(groups), sum(sizes)))
+    right = np.array([y for _, ys in groups for y in ys], dtype=np.float64)
+    n = max(len(groups), 1)
+
+    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
+        z = x @ w
+        z = z - z.max()
+        e = np.exp(z)
+        total, good = member @ e, member @ (e * right)
+        value = -(np.log(good) - np.log(total)).sum() + 0.5 * l2 * (w * w).sum()
+        grad_z = e * (member.T @ (1.0 / total)) - e * right * (member.T @ (1.0 / good))
+        return value / n, (x.T @ grad_z + l2 * w) / n
+
+    w = minimize(loss, np.zeros(len(vocab)), jac=True, method="L-BFGS-B", options={"maxiter": iterations}).x
+    return Linear(vocab, np.stack([np.zeros_like(w), w], axis=1), np.zeros(2))

@@ -9,16 +9,17 @@ from typing import Callable, Iterable, Iterator, Sequence
 import numpy as np
 from spacy.tokens import Doc
 
-from kg.extraction.interface import Candidate
+from kg.extraction.interface import Candidate, CandidateRelation
 from kg.quality.evaluate import key
 from kg.extractors.results.component import featurise
 from kg.extractors.results.fields import link
 from kg.extractors.results.linking import BASELINE, NONE, PROPOSAL, Option
-from kg.extractors.results.model import LABELS, ResultsModel, fit
+from kg.extractors.results.model import LABELS, Group, ResultsModel, fit, fit_ranker
 from kg.extractors.results.numbers import Number, find_numbers
 
 Say = Callable[[str], None]
-THRESHOLD = 0.7  # the result probability a number must reach (5-fold CV on the 300: score precision 0.77 at 0.5, 0.80 at 0.7)
+PRECISION = 0.825  # the score precision the result threshold aims for, on the training data's own inner folds
+THRESHOLDS = tuple(round(0.5 + 0.025 * k, 3) for k in range(19))  # 0.5 .. 0.95
 
 
 @dataclass(frozen=True)
@@ -29,8 +30,8 @@ class Example:
     paper_id: str
     features: tuple[tuple[str, ...], ...]
     labels: tuple[int, ...]
-    subjects: tuple[tuple[tuple[str, ...], int], ...] = ()
-    datasets: tuple[tuple[tuple[str, ...], int], ...] = ()
+    subjects: tuple[Group, ...] = ()
+    datasets: tuple[Group, ...] = ()
 
 
 def value_key(value: str) -> str:
@@ -62,15 +63,15 @@ def names_of(value: object, entities: Sequence[dict]) -> set[str]:
 
 
 def labelled(doc: Doc, opts: Sequence[Option], feats: Sequence[Sequence[str]], gold: set[str], stand_in: str
-             ) -> tuple[tuple[tuple[str, ...], int], ...]:
-    """The options' features with 1 for the gold one; () when no option is the gold answer."""
+             ) -> tuple[Group, ...]:
+    """The choice among the options (their features, 1 for the gold ones); () when no option is the gold answer."""
     right = [(o.name == stand_in) if o.mention is None else key(doc.text[o.mention.start:o.mention.end]) in gold
              for o in opts]
-    return tuple((tuple(f), int(r)) for f, r in zip(feats, right)) if any(right) else ()
+    return ((tuple(tuple(f) for f in feats), tuple(int(r) for r in right)),) if any(right) else ()
 
 
 def example_of(paper_id: str, doc: Doc, mentions: Sequence[Candidate], gold: Sequence[dict],
-               entities: Sequence[dict] = ()) -> Example:
+               entities: Sequence[dict] = (), relations: Sequence[CandidateRelation] = ()) -> Example:
     """The training example of one parsed gold abstract (`entities`: its gold entities, for the names)."""
     numbers = find_numbers(doc.text)
     found = [m for m in mentions if m.kind == "entity"]
@@ -80,7 +81,7 @@ def example_of(paper_id: str, doc: Doc, mentions: Sequence[Candidate], gold: Seq
     for number, answer in zip(numbers, answers):
         if answer is None:
             continue
-        links = link(doc, number, found, answer["kind"], None)
+        links = link(doc, number, found, answer["kind"], None, relations)
         subject = answer.get("subject")
         stand_in = subject if subject in (PROPOSAL, BASELINE) else ""
         subjects += labelled(doc, links.subjects, links.subject_features, names_of(subject, entities), stand_in)
@@ -91,14 +92,37 @@ def example_of(paper_id: str, doc: Doc, mentions: Sequence[Candidate], gold: Seq
     return Example(paper_id, tuple(tuple(f) for f in features), labels, tuple(subjects), tuple(datasets))
 
 
-def train(examples: Sequence[Example], threshold: float = THRESHOLD) -> ResultsModel:
-    """The results model fitted on the examples (deterministic: same examples, same weights)."""
+def train(examples: Sequence[Example], threshold: float | None = None) -> ResultsModel:
+    """The results model fitted on the examples (deterministic: same examples, same weights); the result threshold
+    is `threshold`, else the one `choose_threshold` picks from the examples alone."""
     features = [f for e in examples for f in e.features]
     labels = np.array([label for e in examples for label in e.labels], dtype=np.int64)
     layers = [fit(features, labels, len(LABELS))]
-    for pairs in ([p for e in examples for p in e.subjects], [p for e in examples for p in e.datasets]):
-        layers.append(fit([f for f, _ in pairs], np.array([y for _, y in pairs], dtype=np.int64), 2))
-    return ResultsModel(*layers, threshold)
+    for groups in ([g for e in examples for g in e.subjects], [g for e in examples for g in e.datasets]):
+        layers.append(fit_ranker(groups))
+    return ResultsModel(*layers, choose_threshold(examples) if threshold is None else threshold)
+
+
+def choose_threshold(examples: Sequence[Example], folds: int = 5) -> float:
+    """The lowest threshold at which the numbers read as scores are right for PRECISION of them, judged on inner
+    folds of the examples (each scored by a numbers layer fitted on the others); the most precise one if none is."""
+    scored: list[tuple[float, int, int]] = []  # (result probability, predicted kind, gold label) per number
+    for k in range(folds):
+        inner = [e for e in examples if fold_of(e.paper_id, folds) != k]
+        held = [e for e in examples if fold_of(e.paper_id, folds) == k]
+        if not inner or not held:
+            continue
+        layer = fit([f for e in inner for f in e.features],
+                    np.array([y for e in inner for y in e.labels], dtype=np.int64), len(LABELS))
+        probs = layer.probabilities([f for e in held for f in e.features])
+        scored += [(1.0 - float(p[0]), 1 + int(p[2] > p[1]), y) for p, y in zip(probs, (y for e in held for y in e.labels))]
+
+    def precision(t: float) -> float:
+        picked = [(kind, y) for p, kind, y in scored if p >= t and kind == 1]
+        return sum(y == 1 for _, y in picked) / len(picked) if picked else 0.0
+
+    good = [t for t in THRESHOLDS if precision(t) >= PRECISION]
+    return good[0] if good else max(THRESHOLDS, key=precision)
 
 
 def fold_of(paper_id: str, folds: int) -> int:

@@ -108,8 +108,8 @@ def result_line(H: nx.Graph, r) -> str:
 
     subject = label(r.subject) or ("the paper's proposal" if r.proposal else "a baseline")
     parts = [" ".join(p for p in (r.written, r.metric_name) if p), f"{r.kind} of {subject}"]
-    if label(r.dataset):
-        parts.append(f"on {label(r.dataset)}")
+    if label(r.dataset) or r.dataset_name:
+        parts.append(f"on {label(r.dataset) or r.dataset_name}")
     if label(r.against):
         parts.append(f"against {label(r.against)}")
     return shorten(" · ".join(parts + [r.paper_id]), 160).replace(";", ",")

@@ -143,6 +143,8 @@ def result_records(G: nx.DiGraph, index: dict[Any, int]) -> list[list[Any]]:
         line = " ".join(p for p in (r.written, metric) if p) + f" ({r.kind} of {subject_label(G, r)}"
         if r.dataset in index:
             line += f", on {G.nodes[r.dataset]['label']}"
+        elif r.dataset_name:
+            line += f", on {r.dataset_name}"
         if r.against in index:
             line += f", against {G.nodes[r.against]['label']}"
         records.append([index[paper], line + ")", [index[e] for e in dict.fromkeys(r.entity_ids()) if e in index]])

@@ -43,6 +43,8 @@ def result_block(iris, G: nx.DiGraph, result: Result) -> Block:
             block[predicate] = [iris.node(G, node)]
     if result.proposal:
         block[mlkg.subjectIsProposal] = [Typed.of("true", XSD_BOOLEAN)]
+    if result.dataset_name and mlkg.dataset not in block:
+        block[mlkg.datasetName] = [result.dataset_name]
     if result.setting:
         block[mlkg.setting] = [result.setting]
     if result.bound:

@@ -29,6 +29,7 @@ class CandidateResult:
     task: Candidate | None = None
     against: Candidate | None = None
     score: float = 1.0
+    dataset_name: str | None = None  # the words naming the data when no dataset entity does
 
 
 def to_result(found: CandidateResult, number: Mention, mention_of: Callable[[Candidate], Mention | None]
@@ -41,4 +42,5 @@ def to_result(found: CandidateResult, number: Mention, mention_of: Callable[[Can
     return ResultMention(
         number.paper_id, number.start, number.end, number.text, found.kind, found.unit, number.sentence_start,
         number.sentence_end, found.metric_name, found.bound, found.setting, found.proposal, side(found.subject),
-        side(found.metric), side(found.dataset), side(found.task), side(found.against), round(found.score, 4))
+        side(found.metric), side(found.dataset), side(found.task), side(found.against), round(found.score, 4),
+        found.dataset_name)

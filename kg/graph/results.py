@@ -50,6 +50,7 @@ class Result:
     task: str | None = None
     against: str | None = None
     score: float = 1.0
+    dataset_name: str | None = None  # the words naming the data when no dataset entity does
 
     @property
     def value(self) -> Decimal:
@@ -113,7 +114,7 @@ def resolve_results(results: Iterable[ResultMention], links: Iterable[Link]) -> 
         found.append(Result(r.paper_id, r.start, r.end, r.text, r.kind, r.unit, r.sentence_start, r.sentence_end,
                             r.metric_name, r.bound, r.setting, r.proposal and subject is None, subject,
                             index.entity(r.metric), index.entity(r.dataset), index.entity(r.task),
-                            index.entity(r.against), r.score))
+                            index.entity(r.against), r.score, r.dataset_name))
     return tuple(sorted(found, key=lambda r: (r.paper_id, r.start, r.end)))
 
 

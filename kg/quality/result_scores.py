@@ -188,6 +188,7 @@ def graph_reported(graph) -> list[Reported]:
     found = []
     for r in results_of(graph):
         subject = (PROPOSED,) if r.proposal else names(r.paper_id, r.subject) or (BASELINE,)
-        found.append(Reported(r.paper_id, r.kind, r.text, r.unit, subject, names(r.paper_id, r.dataset),
+        dataset = names(r.paper_id, r.dataset) or ((r.dataset_name,) if r.dataset_name else ())
+        found.append(Reported(r.paper_id, r.kind, r.text, r.unit, subject, dataset,
                               names(r.paper_id, r.task), r.metric_name))
     return found
