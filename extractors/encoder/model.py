@@ -23,6 +23,10 @@ RELATIONS = "relations.npz"  # optional: the relation head over the same states 
 OPTIONAL = (LINEAR, RELATIONS)  # read only when the manifest lists them
 HEAD = ("width", "hidden_w", "hidden_b", "out_w", "out_b", "sparse", "offsets", "threshold", "blend")
 THREADS = 1  # onnxruntime intra-op threads: one per process keeps scores identical across --jobs and Dask
+# onnxruntime's u8 x s8 int8 kernels on x86-64 without AVX-512 VNNI (AVX2, AVX-512 alone) add pairs of products
+# in 16 bits, which saturate (255 * 127 * 2 > 32767): this entry makes them convert the weights to u8 and use
+# exact u8 x u8 kernels there; CPUs with VNNI (exact already) are left as they are. scripts/cross_cpu.py checks it.
+PRECISION = {"session.x64quantprecision": "1"}
 
 
 class EncoderError(UserError):
@@ -181,6 +185,18 @@ def optional_files(folder: Path) -> tuple[str, ...]:
     return tuple(name for name in OPTIONAL if name in recorded)
 
 
+def session_options() -> "onnxruntime.SessionOptions":
+    """The encoder's onnxruntime session options: one thread, sequential, exact int8 sums on every CPU."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = options.inter_op_num_threads = THREADS
+    options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
+    for key, value in PRECISION.items():
+        options.add_session_config_entry(key, value)
+    return options
+
+
 @lru_cache(maxsize=4)
 def _load(folder: Path, digest: str) -> Encoder:
     try:
@@ -189,11 +205,8 @@ def _load(folder: Path, digest: str) -> Encoder:
         raise EncoderError(f"onnxruntime cannot be imported ({error}); reinstall paperkg, or use --extractors "
                            f"fast for the linear model") from None
 
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = options.inter_op_num_threads = THREADS
-    options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
     try:
-        session = onnxruntime.InferenceSession(str(folder / "encoder.onnx"), options,
+        session = onnxruntime.InferenceSession(str(folder / "encoder.onnx"), session_options(),
                                                providers=["CPUExecutionProvider"])
     except Exception as error:  # onnxruntime raises its own exception types for a bad model file
         raise EncoderError(f"{folder / 'encoder.onnx'}: not a loadable ONNX model ({error})") from None
