@@ -9,13 +9,11 @@ folders that stay, so the outputs can be compared and the cache reused.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import time
 from pathlib import Path
 
 from kg.extractors import extract_spec
-from kg.quality.bench import Measurement, TreeMemory, cpu_now, fill_memory
+from kg.quality.bench import Measurement, TreeMemory, cpu_now, fill_memory, print_figures
 from kg.run.build import BuildConfig, build
 
 
@@ -41,10 +39,7 @@ def main() -> None:
                                           time.perf_counter() - wall, report.stages, note=report.cache or "",
                                           outputs={p.name: p.stat().st_size for p in report.outputs},
                                           cpu_seconds=cpu_now() - started), tree)
-    figures = {**measurement.__dict__, "load_at_end": os.getloadavg()}
-    print(json.dumps(figures, indent=1))
-    if args.json:
-        args.json.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
+    print_figures(measurement, args.json)
 
 
 if __name__ == "__main__":

@@ -10,8 +10,6 @@ after extraction (the part a cluster does not share), measured without hours of 
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
 import time
 from dataclasses import fields, is_dataclass, replace
@@ -20,7 +18,7 @@ from typing import Any
 
 from kg.extractors import extract_spec
 from kg.io.readers import read_corpus
-from kg.quality.bench import Measurement, TreeMemory, cpu_now, fill_memory
+from kg.quality.bench import Measurement, TreeMemory, cpu_now, fill_memory, print_figures
 from kg.run.build import BuildConfig, open_cache
 from kg.run.manifest import output_folder
 from kg.run.outputs import choose_writers, write_exports
@@ -56,6 +54,9 @@ def main() -> None:
     base = read_corpus(args.inputs).papers
     cache = open_cache(config)
     cached = [(p, e) for p in base if (e := cache.load(p)) is not None]
+    if not cached:
+        raise SystemExit(f"error: none of the {len(base)} papers has a cache entry for this setup in {args.cache_dir} "
+                         f"(build them first: kg build ... --cache-dir {args.cache_dir}, same --extractors and code)")
     if len(cached) < len(base):
         print(f"{len(base) - len(cached)} of {len(base)} papers have no cache entry; replaying the others",
               file=sys.stderr)
@@ -82,10 +83,7 @@ def main() -> None:
                                           note=f"{graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges",
                                           outputs={p.name: p.stat().st_size for p in outputs},
                                           cpu_seconds=cpu_now() - started), tree)
-    figures = {**measurement.__dict__, "load_at_end": os.getloadavg()}
-    print(json.dumps(figures, indent=1))
-    if args.json:
-        args.json.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
+    print_figures(measurement, args.json)
 
 
 if __name__ == "__main__":

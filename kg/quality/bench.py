@@ -208,3 +208,13 @@ def as_dict(measurement: Measurement) -> dict[str, Any]:
     """A JSON-ready form with docs/s."""
     return {**asdict(measurement), "docs_per_second": round(measurement.docs_per_second, 2)}
 
+
+
+def print_figures(measurement: Measurement, json_path: Path | None = None) -> None:
+    """Print a measurement and the load average at its end as JSON (the scale scripts), and write it to `json_path`."""
+    import os
+
+    text = json.dumps({**as_dict(measurement), "load_at_end": os.getloadavg()}, indent=1)
+    print(text)
+    if json_path:
+        json_path.write_text(text + "\n", encoding="utf-8")
