@@ -36,9 +36,9 @@ def test_seeds_give_92_papers(seed_build) -> None:
 # exports/ is built on an x86-64 CPU with AVX-512 and VNNI. Elsewhere onnxruntime's fp32 kernels (AVX2, SSE) round
 # differently, the int8 requantisation of every layer amplifies it, and a span near its threshold can go either
 # way (README, "the same on every CPU"): there the fresh build is compared by meaning, its mentions within
-# MENTION_TOLERANCE of the committed ones (measured: 1 of 29 mentions on 3 seed abstracts under qemu's Haswell).
+# MENTION_TOLERANCE of the committed ones (measured under qemu's Haswell: 2 of the seeds' 917 mentions lost).
 BUILD_CPU = {"avx512f", "avx512_vnni"}
-MENTION_TOLERANCE = 0.05  # share of the committed mentions (paper, offsets, entity) missing or added
+MENTION_TOLERANCE = 0.01  # share of the committed mentions (paper, offsets, entity) missing or added
 
 
 def cpu_flags() -> set[str]:
