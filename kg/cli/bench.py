@@ -18,6 +18,7 @@ from kg.nlp import DEFAULT_MODEL
 
 if TYPE_CHECKING:  # the heavy modules load when the command runs, not when `kg` starts
     from kg.quality.bench import Measurement
+    from kg.run.build import BuildConfig
 
 NEW_FRACTION = 0.01
 out = Console(highlight=False)
@@ -55,11 +56,9 @@ def bench_command(
         results: list[Measurement] = []
         for run in range(runs):
             out.print(f"run {run + 1}/{runs}", style="bold")
-            for measurement in one_run(paths, extra, model, spec, jobs, work / f"run{run}",
-                                       parse, serial, incremental, workers, page):
-                out.print(f"  {measurement.label}: {measurement.seconds:.1f}s wall, {measurement.cpu_seconds:.1f}s CPU",
-                          markup=False)
-                results.append(measurement)
+            for label, function, args in one_run(paths, extra, model, spec, jobs, work / f"run{run}",
+                                                 parse, serial, incremental, workers, page):
+                results.append(measure(label, function, args))
     report(results, jobs)
     if json_path:
         json_path.write_text(json.dumps([as_dict(m) for m in results], indent=1) + "\n", encoding="utf-8")
@@ -90,33 +89,53 @@ def bench_inputs(corpus: Path, synthetic: int, work: Path) -> tuple[list[Path], 
     return paths, write_jsonl(new, work / "new.jsonl")
 
 
+Step = tuple  # (label, measurement function, its arguments): one measurement, run in its own process
+
+
 def one_run(paths: list[Path], extra: Path, model: str, spec, jobs: int, work: Path, parse: bool, serial: bool,
-            incremental: bool, workers: list[int] = (), page: bool = False) -> list[Measurement]:
-    """One repetition: bare parse, cold/warm/+1% builds with 1 process, a cold build with `jobs`, cold
-    builds on Dask clusters of `workers`; the first cold build's page opened in Chromium if `page`."""
-    from kg.quality.bench import BENCH_FORMATS, bare_parse, full_build, in_fresh_process
+            incremental: bool, workers: list[int] = (), page: bool = False) -> list[Step]:
+    """One repetition's measurements, in order: bare parse, cold/warm/+1% builds with 1 process, a cold build with
+    `jobs`, cold builds on Dask clusters of `workers`; the first cold build's page opened in Chromium if `page`."""
+    from kg.quality.bench import BENCH_FORMATS, bare_parse, full_build
     from kg.run.build import BuildConfig
 
     def config(jobs: int, cache: Path, engine: str = "local") -> BuildConfig:
         return BuildConfig(spec, model=model, formats=BENCH_FORMATS, jobs=jobs, cache_dir=cache, engine=engine)
 
-    results = []
+    steps: list[Step] = []
     if parse:
-        results.append(in_fresh_process(bare_parse, paths, model))
-        results.append(in_fresh_process(bare_parse, paths, model, True))
+        steps += [("bare parse", bare_parse, (paths, model)),
+                  ("parse, paperkg components", bare_parse, (paths, model, True))]
     cache = work / "cache-1"
     if serial:
-        results.append(in_fresh_process(full_build, "build cold, 1 job", paths, config(1, cache), page))
+        steps.append(("build cold, 1 job", full_build, ("build cold, 1 job", paths, config(1, cache), page, True)))
     if serial and incremental:
-        results.append(in_fresh_process(full_build, "build warm", paths, config(1, cache)))
-        results.append(in_fresh_process(full_build, "build +1% new", paths + [extra], config(1, cache)))
+        steps += [("build warm", full_build, ("build warm", paths, config(1, cache), False, True)),
+                  ("build +1% new", full_build, ("build +1% new", paths + [extra], config(1, cache), False, True))]
     if jobs > 1:
-        results.append(in_fresh_process(full_build, f"build cold, {jobs} jobs", paths,
-                                        config(jobs, work / f"cache-{jobs}"), page and not serial))
+        label = f"build cold, {jobs} jobs"
+        steps.append((label, full_build, (label, paths, config(jobs, work / f"cache-{jobs}"), page and not serial, True)))
     for count in workers:
-        results.append(in_fresh_process(full_build, f"dask cold, {count} worker{'s' * (count > 1)}", paths,
-                                        config(count, work / f"cache-dask-{count}", "dask")))
-    return results
+        label = f"dask cold, {count} worker{'s' * (count > 1)}"
+        steps.append((label, full_build, (label, paths, config(count, work / f"cache-dask-{count}", "dask"), False,
+                                          True)))
+    return steps
+
+
+def measure(label: str, function, args: tuple) -> Measurement:
+    """Run one measurement in a fresh process, saying on stdout when it starts and what it took when it ends (its
+    stages too), so a long bench shows its progress as it goes."""
+    import os
+    import time
+
+    from kg.quality.bench import in_fresh_process
+
+    out.print(f"  {label}: started {time.strftime('%H:%M:%S')}, load {os.getloadavg()[0]:.2f}", markup=False)
+    measurement = in_fresh_process(function, *args)
+    stages = ", ".join(f"{name} {seconds:.1f}" for name, seconds in measurement.stages.items())
+    out.print(f"  {label}: {measurement.seconds:.1f}s wall, {measurement.cpu_seconds:.1f}s CPU"
+              + (f" ({stages})" if stages else ""), markup=False, soft_wrap=True)
+    return measurement
 
 
 def medians(results: list[Measurement]) -> dict[str, Measurement]:
@@ -175,7 +194,7 @@ def ratios(merged: dict[str, Measurement], jobs: int) -> list[str]:
     more, parallel = seconds("build +1% new"), seconds(f"build cold, {jobs} jobs")
     lines = []
     if parse and cold:
-        lines.append(f"full build / bare parse: {cold / parse:.2f}x (target <= 1.25x)")
+        lines.append(f"full build / bare parse: {cold / parse:.2f}x (target <= 2.5x)")
     if own_parse and cold:
         lines.append(f"  full build / the same parse with paperkg's components: {cold / own_parse:.2f}x")
     if cold and parallel:
@@ -186,7 +205,7 @@ def ratios(merged: dict[str, Measurement], jobs: int) -> list[str]:
     if cold and warm:
         lines.append(f"warm / cold: {warm / cold:.1%}")
     if cold and more:
-        lines.append(f"+1% new / cold: {more / cold:.1%} (target <= 10%)")
+        lines.append(f"+1% new / cold: {more / cold:.1%} (target <= 5%)")
     return lines
 
 

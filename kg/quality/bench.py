@@ -8,13 +8,14 @@ import re
 import resource
 import tempfile
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any, Callable
 
-from kg.run.build import BuildConfig, build
+from kg.run.build import BuildConfig, BuildHooks, build
 from kg.run.engines import ExtractSpec
 from kg.run.outputs import choose_writers
 from kg.io.readers import read_corpus
@@ -134,14 +135,37 @@ def bare_parse(paths: list[Path], model: str, fast: bool = False) -> Measurement
                                    cpu_seconds=cpu_now() - started), tree)
 
 
-def full_build(label: str, paths: list[Path], config: BuildConfig, page: bool = False) -> Measurement:
+class Ticker:
+    """Build hooks that print the extraction's progress (papers done, every tenth of the corpus) as it goes."""
+
+    def __init__(self, label: str) -> None:
+        self.label, self.total, self.done, self.shown, self.started = label, 0, 0, 0, time.perf_counter()
+
+    def read(self, total: int) -> None:
+        self.total = total
+
+    def advance(self, count: int) -> None:
+        self.done += count
+        if self.total and (self.done * 10 // self.total > self.shown or self.done == self.total):
+            self.shown = self.done * 10 // self.total
+            print(f"    {self.label}: {self.done:,}/{self.total:,} papers extracted or reused after "
+                  f"{time.perf_counter() - self.started:.0f} s", flush=True)
+
+    def hooks(self) -> BuildHooks:
+        return BuildHooks(on_read=self.read, progress=self.advance)
+
+
+def full_build(label: str, paths: list[Path], config: BuildConfig, page: bool = False,
+               progress: bool = False) -> Measurement:
     """The whole build (read, extract, resolve, exports) into a temporary directory; with `page`,
-    its HTML page is then opened in headless Chromium (when installed)."""
+    its HTML page is then opened in headless Chromium (when installed); with `progress`, the
+    extraction's progress is printed as it goes."""
     formats, missing = available_formats(config.formats)
+    hooks = Ticker(label).hooks() if progress else BuildHooks()
     with tempfile.TemporaryDirectory(prefix="kg-bench-") as out:
         started = cpu_now()
         with TreeMemory() as tree:
-            report = build(paths, replace(config, formats=formats), Path(out))
+            report = build(paths, replace(config, formats=formats), Path(out), hooks)
         cpu = cpu_now() - started
         note = f"exporters missing: {', '.join(missing)}" if missing else ""
         if report.cache:
