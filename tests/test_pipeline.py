@@ -93,3 +93,23 @@ def test_cache_options(corpus: Path, tmp_path: Path, monkeypatch) -> None:
     assert len(list((tmp_path / "default").rglob("*.json"))) == 15
     result = runner.invoke(app, ["build", str(corpus), "-o", str(tmp_path / "c"), "-f", "ttl", "--engine", "spark"])
     assert result.exit_code == 2 and "unknown engine" in result.output
+
+
+@pytest.mark.parametrize("extractors", ["rules", pytest.param("default", marks=pytest.mark.slow)])
+def test_a_rebuild_with_papers_added_writes_the_bytes_of_a_cold_build(extractors: str, tmp_path: Path) -> None:
+    """The incremental case of `kg bench` (+1%): old papers' extractions from the cache, new ones extracted, then
+    resolution, graph and every export over all of them: byte for byte what a cold build of all of them writes."""
+    seeds = sorted((Path(__file__).parent.parent / "seeds").glob("*.txt"))
+    options = ("-f", "ttl,graphml,html", "--extractors", extractors)
+    cache = ("--cache-dir", str(tmp_path / "cache"))
+
+    def files(out: str, inputs: list[Path], *more: str) -> dict[str, bytes]:
+        result = runner.invoke(app, ["build", *map(str, inputs), "-o", str(tmp_path / out), "-q", *options, *more])
+        assert result.exit_code == 0, result.output
+        return {p.name: p.read_bytes() for p in sorted((tmp_path / out).iterdir())}
+
+    first = files("first", seeds[:-1], *cache)
+    cold = files("cold", seeds, "--no-cache")
+    assert first.keys() == cold.keys() and all(first[name] != cold[name] for name in cold)  # every export changes
+    assert files("added", seeds, *cache) == cold
+    assert files("warm", seeds, *cache) == cold

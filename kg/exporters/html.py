@@ -25,7 +25,7 @@ from kg.exporters.layout import OTHER_COLOR, TYPE_COLORS
 from kg.exporters.target import Target, text_output
 from kg.registry import exporters
 from kg.text.bounded import strip_prefix
-from kg.text.markup import strip_markup, truncate
+from kg.text.markup import TOKEN as MARKUP, strip_markup, truncate  # no MARKUP match: nothing to strip
 from kg.types import ENTITY_TYPES
 
 HERE = Path(__file__).parent
@@ -70,6 +70,10 @@ def clean_segments(abstract: str, spans: list[tuple[int, int, int]]) -> list[lis
     A huge abstract shows its first DISPLAY_CHARS characters (stripping all of it would take
     about 100 bytes of offset map per character: a GB for a 10 MB abstract).
     """
+    if len(abstract) <= DISPLAY_CHARS and not MARKUP.search(abstract):  # most abstracts: the clean text is the text
+        n = len(abstract)
+        return segments(abstract, [(s, e, t) for s, e, t in ((min(max(s, 0), n), min(max(e, 0), n), t)
+                                                              for s, e, t in spans) if s < e])
     clean = strip_prefix(abstract, DISPLAY_CHARS)
     cut = len(clean.text) > DISPLAY_CHARS
     clean = truncate(clean, DISPLAY_CHARS) if cut else clean

@@ -79,5 +79,5 @@ def may_propose(mentions: list[Mention], text: str | None, year: int | None, kno
 
 def known_entry(members: list[str], knowledge: Knowledge) -> str | None:
     """The gazetteer's canonical key for a group, when its member keys name exactly one entry."""
-    found = {knowledge.key_of(k) for k in members} & set(knowledge.names)
+    found = {key for key in map(knowledge.key_of, members) if key in knowledge.names}
     return next(iter(found)) if len(found) == 1 else None

@@ -34,6 +34,7 @@ class Context:
         self.texts = texts
         self._words: dict[str, frozenset[str]] = {}
         self._squashed: dict[str, str] = {}
+        self._shares: dict[tuple[str, ...], Counter] = {}  # defining papers -> how many of them have each word
 
     def words(self, paper: str) -> frozenset[str]:
         """The distinct words of a paper's abstract."""
@@ -76,11 +77,18 @@ class Context:
         best, second = scores[ranked[0]], scores[ranked[1]]
         return ranked[0] if best > 0 and best >= CLEAR * second else None
 
+    def share(self, papers: list[str]) -> Counter:
+        """How many of the papers' abstracts have each word (computed once per list of papers)."""
+        key = tuple(papers)
+        if key not in self._shares:
+            self._shares[key] = Counter(w for p in papers for w in self.words(p))
+        return self._shares[key]
+
     def score(self, mine: frozenset[str], papers: list[str]) -> float:
         """How much a paper's words share with the abstracts of a reading's defining papers (word weight: how much more
         of those abstracts have it than of all abstracts, times its rarity; a reading few papers define weighs less:
         two abstracts share many words by chance)."""
-        share: Counter = Counter(w for p in papers for w in self.words(p))
+        share = self.share(papers)
         total = len(self.texts)
 
         def lift(word: str) -> float:  # the reading's share, shrunk towards all abstracts' by PRIOR pseudo-papers

@@ -19,6 +19,7 @@ from kg.errors import UserError
 from kg.extraction.interface import too_long
 from kg.io.readers import Corpus, read_corpus
 from kg.nlp import BLANK, DEFAULT_MODEL
+from kg.run.collector import build_scope, paused, settle
 from kg.run.engines import EngineOptions, ExtractSpec, WorkerSpec, model_fingerprint
 from kg.run.manifest import output_folder
 from kg.run.outputs import choose_writers, write_exports
@@ -83,6 +84,12 @@ def build(inputs: Inputs, config: BuildConfig, out_dir: Path | None = None,
 def build_unlocked(inputs: Inputs, config: BuildConfig, out_dir: Path | None = None,
                    hooks: BuildHooks = BuildHooks()) -> BuildReport:
     """`build` without the output folder's lock."""
+    with build_scope():  # each stage's results are frozen out of the garbage collector's scans (kg.run.collector)
+        return build_stages(inputs, config, out_dir, hooks)
+
+
+def build_stages(inputs: Inputs, config: BuildConfig, out_dir: Path | None, hooks: BuildHooks) -> BuildReport:
+    """Read, extract, resolve and graph, export: each stage timed, what it hands on settled (`collector.settle`)."""
     writers = choose_writers(list(config.formats), config.views) if out_dir is not None else []
     started = time.perf_counter()
     stages: dict[str, float] = {}
@@ -100,7 +107,8 @@ def build_unlocked(inputs: Inputs, config: BuildConfig, out_dir: Path | None = N
     engine = EngineOptions(engine=config.engine, jobs=config.jobs, scheduler=config.scheduler)
     with stage(stages, "extract"):
         extractions = extract_all(corpus.papers, WorkerSpec(config.model, config.extract), engine, cache,
-                                  hooks.progress)
+                                  hooks.progress, loaded=settle)
+    settle()
     failed = [f"{', '.join(map(str, paper.sources)) or paper.id}: extraction failed ({extraction.failed}); "
               "the paper is kept without entities" for paper, extraction in zip(corpus.papers, extractions)
               if extraction.failed]
@@ -112,9 +120,10 @@ def build_unlocked(inputs: Inputs, config: BuildConfig, out_dir: Path | None = N
         kept = f"; {out_dir} was left as it was" if out_dir is not None else ""
         raise UserError(f"extraction failed for every paper ({len(failed)}){kept}; first: "
                         f"{failed[0].split('; the paper is kept')[0]}")
-    with stage(stages, "resolve+graph"):
+    with stage(stages, "resolve+graph"), paused():  # long-lived objects, no cyclic garbage (kg.run.collector)
         graph, stats = assemble(corpus.papers, extractions, config.base_iri, len(corpus.skipped))
     del extractions
+    settle()
     outputs = write_exports(graph, out_dir, writers, stages, processes=config.jobs) if out_dir is not None else []
     report = BuildReport(corpus, stats, graph, outputs, warnings, stages=stages)
     if cache:

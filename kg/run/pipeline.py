@@ -34,10 +34,14 @@ class BuildStats:
 
 
 def extract_all(papers: list[Paper], spec: WorkerSpec, options: EngineOptions,
-                cache: PaperCache | None = None, progress: Progress | None = None) -> list[Extraction]:
-    """Every paper's extraction in input order: cached ones loaded, the rest computed (and stored)."""
+                cache: PaperCache | None = None, progress: Progress | None = None,
+                loaded: Callable[[], None] | None = None) -> list[Extraction]:
+    """Every paper's extraction in input order: cached ones loaded (then `loaded()` is called, when given and
+    some were), the rest computed (and stored)."""
     results: list[Extraction | None] = [cache.load(p) if cache else None for p in papers]
     todo = [i for i, extraction in enumerate(results) if extraction is None]
+    if loaded and todo and len(todo) < len(papers):
+        loaded()
     if progress and len(todo) < len(papers):
         progress(len(papers) - len(todo))
     indices = iter(todo)

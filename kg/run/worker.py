@@ -8,6 +8,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from kg.extraction.interface import DocContext, ExtractFn, Extraction, extract_paper, prepare
+from kg.run.collector import settle
 from kg.run.threads import limit_threads
 from kg.types import Paper
 
@@ -68,6 +69,7 @@ def worker_state(spec: WorkerSpec, worker: bool = False) -> tuple[Any, ExtractFn
                 keep_freed_memory()
             nlp, _ = load_nlp(spec.model)
             _STATE[spec] = (nlp, spec.extract())
+            settle(worker)  # the model and extractors live as long as the process: no collection walks them again
         return _STATE[spec]
 
 
