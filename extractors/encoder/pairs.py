@@ -38,7 +38,7 @@ CUES = tuple(re.compile(p, re.I) for p in (
 PROPOSAL = re.compile(r"\b(?:we|this paper|this work)\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design)\w*",
                       re.I)
 SPARSE = 5 + 5 + 4 + 4 + 4 + 2 + 2 + 2 + 3 + 2 + 3 + len(CUES) + len(CUES) + 3 + 4 + 3 + 2 + 3 + 1 + 1  # see sparse_features
-ONE_HOT_TYPE, ONE_HOT_RELATION = np.eye(len(TYPES), dtype=np.float32), np.eye(len(RELATIONS), dtype=np.float32)
+HOT_TYPE, HOT_RELATION = np.eye(len(TYPES)).tolist(), np.eye(len(RELATIONS)).tolist()  # one-hot rows
 
 
 @dataclass(frozen=True)
@@ -128,29 +128,50 @@ def gap(a: Span, b: Span) -> int:
     return max(b.start - a.end, a.start - b.end, 0)
 
 
-def bucket(value: float, edges: tuple[float, ...]) -> np.ndarray:
+def bucket(value: float, edges: tuple[float, ...]) -> list[float]:
     """One-hot of the interval of `edges` holding value (len(edges) + 1 slots; edges sorted, a value on an edge
     goes above it)."""
-    out = np.zeros(len(edges) + 1, dtype=np.float32)
+    out = [0.0] * (len(edges) + 1)
     out[bisect_right(edges, value)] = 1.0
     return out
 
 
 @lru_cache(maxsize=256)
-def sentence_cues(sentence: str) -> np.ndarray:
+def sentence_cues(sentence: str) -> tuple[bool, ...]:
     """Which cue patterns a sentence holds (read once per sentence, however many pairs end in it)."""
-    return np.array([bool(c.search(sentence)) for c in CUES], dtype=np.float32)
+    return tuple(bool(c.search(sentence)) for c in CUES)
 
 
+@lru_cache(maxsize=4096)
 def named(name: str) -> bool:
     """Whether a surface form looks like a name (a capital or digit after its first letter, or all capitals)."""
     return any(c.isupper() or c.isdigit() for c in name[1:]) or name.isupper()
 
 
+@dataclass(frozen=True)
+class PaperFacts:
+    """What the sparse features read per concept, type or sentence of one abstract, computed once per abstract
+    instead of once per pair."""
+
+    ranks: list[int]  # per concept: rank_of
+    same_type: dict[str, int]  # per type: how many concepts have it
+    proposed: int  # how many concepts are proposed
+    proposing: list[bool]  # per sentence: whether it says `we propose` (PROPOSAL)
+    own_starts: list[list[int]]  # per concept: the sorted starts of its mentions
+
+
+def paper_facts(text: str, spans: list[Span], concepts: list[Concept], sentences: list[tuple[int, int]]) -> PaperFacts:
+    """The per-abstract values of `sparse_features`."""
+    return PaperFacts([rank_of(concepts, i) for i in range(len(concepts))], Counter(c.type for c in concepts),
+                      sum(c.proposed for c in concepts), [bool(PROPOSAL.search(text[s:e])) for s, e in sentences],
+                      [sorted(spans[i].start for i in c.members) for c in concepts])
+
+
 def sparse_features(text: str, spans: list[Span], concepts: list[Concept], pair: Pair,
                     sentences: list[tuple[int, int]], first_proposed: int, sent: list[int],
-                    starts: dict[str, list[int]]) -> np.ndarray:
-    """Types, roles, distances, mention counts, cue words, names and positions of one pair (SPARSE values)."""
+                    starts: dict[str, list[int]], facts: PaperFacts) -> np.ndarray:
+    """Types, roles, distances, mention counts, cue words, names and positions of one pair (SPARSE values), as one
+    float32 array made from one list (`facts`: what does not depend on the pair)."""
     head, tail = concepts[pair.head], concepts[pair.tail]
     a, b = spans[pair.head_span], spans[pair.tail_span]
     sa, sb = sent[pair.head_span], sent[pair.tail_span]
@@ -159,26 +180,19 @@ def sparse_features(text: str, spans: list[Span], concepts: list[Concept], pair:
     sentence_b = text[sentences[sb][0]:sentences[sb][1]] if sentences else ""  # cues read once per sentence
     tail_sentences = Counter(sent[j] for j in tail.members)
     shared = sum(tail_sentences[sent[i]] for i in head.members)  # mention pairs sharing a sentence
-    parts = [
-        ONE_HOT_TYPE[TYPES.index(head.type)], ONE_HOT_TYPE[TYPES.index(tail.type)],
-        ONE_HOT_RELATION[RELATIONS.index(pair.relation)],
-        bucket(abs(sa - sb), (1, 2, 3)), bucket(gap(a, b), (20, 60, 150)),
-        np.array([head.proposed, tail.proposed], dtype=np.float32),
-        np.array([pair.head == first_proposed, a.start <= b.start], dtype=np.float32),
-        np.array([np.log1p(len(head.members)), np.log1p(len(tail.members))], dtype=np.float32),
-        bucket(shared, (1, 2)), np.array([sa == 0, sb == 0], dtype=np.float32),
-        bucket(sum(c.type == tail.type for c in concepts), (2, 4)),
-        np.array([bool(c.search(between)) for c in CUES], dtype=np.float32),
-        sentence_cues(sentence_b),
-        bucket(rank_of(concepts, pair.head), (1, 2)), named_pair(a, b),
-        bucket(sb / max(len(sentences), 1), (0.34, 0.67)),
-        np.array([bool(PROPOSAL.search(text[sentences[sa][0]:sentences[sa][1]] if sentences else "")),
-                  intervening(spans, concepts, pair, starts[head.type])], dtype=np.float32),
-        bucket(sum(c.proposed for c in concepts), (1, 2)), np.array([len(head.members) > len(tail.members)],
-                                                                    dtype=np.float32),
-        np.array([1.0], dtype=np.float32),
-    ]
-    return np.concatenate(parts)
+    values = [*HOT_TYPE[TYPES.index(head.type)], *HOT_TYPE[TYPES.index(tail.type)],
+              *HOT_RELATION[RELATIONS.index(pair.relation)],
+              *bucket(abs(sa - sb), (1, 2, 3)), *bucket(gap(a, b), (20, 60, 150)),
+              head.proposed, tail.proposed, pair.head == first_proposed, a.start <= b.start,
+              np.log1p(len(head.members)), np.log1p(len(tail.members)),
+              *bucket(shared, (1, 2)), sa == 0, sb == 0, *bucket(facts.same_type[tail.type], (2, 4)),
+              *(bool(c.search(between)) for c in CUES), *sentence_cues(sentence_b),
+              *bucket(facts.ranks[pair.head], (1, 2)), *named_pair(a, b),
+              *bucket(sb / max(len(sentences), 1), (0.34, 0.67)),
+              facts.proposing[sa] if sentences else False,
+              intervening(spans, pair, starts[head.type], facts.own_starts[pair.head]),
+              *bucket(facts.proposed, (1, 2)), len(head.members) > len(tail.members), 1.0]
+    return np.array(values, dtype=np.float32)
 
 
 def rank_of(concepts: list[Concept], index: int) -> int:
@@ -188,19 +202,18 @@ def rank_of(concepts: list[Concept], index: int) -> int:
     return [i for _, i in counts].index(index)
 
 
-def named_pair(a: Span, b: Span) -> np.ndarray:
+def named_pair(a: Span, b: Span) -> list[float]:
     """Whether head and tail look like names, as four one-hot values (both, head only, tail only, neither)."""
-    out = np.zeros(4, dtype=np.float32)
+    out = [0.0] * 4
     out[2 * (not named(a.name)) + (not named(b.name))] = 1.0
     return out
 
 
-def intervening(spans: list[Span], concepts: list[Concept], pair: Pair, starts: list[int]) -> bool:
-    """Whether a mention of another concept of the head's type (`starts`: sorted starts of that type's mentions)
-    stands between the closest mentions."""
+def intervening(spans: list[Span], pair: Pair, starts: list[int], own: list[int]) -> bool:
+    """Whether a mention of another concept of the head's type (`starts`: sorted starts of that type's mentions;
+    `own`: of the head's) stands between the closest mentions."""
     a, b = spans[pair.head_span], spans[pair.tail_span]
     lo, hi = min(a.end, b.end), max(a.start, b.start)
-    own = sorted(spans[i].start for i in concepts[pair.head].members)
     inside = bisect_left(starts, hi) - bisect_left(starts, lo)
     return inside > bisect_left(own, hi) - bisect_left(own, lo)
 
@@ -245,6 +258,7 @@ def pair_features(text: str, spans: list[Span], concepts: list[Concept], pairs: 
     starts = {kind: type_starts(spans, concepts, kind) for kind in TYPES}
     proposed = [i for i, c in enumerate(concepts) if c.proposed]
     first_proposed = proposed[0] if proposed else -1
+    facts = paper_facts(text, spans, concepts, sentences)
     rows = []
     for pair in pairs:
         a, b = spans[pair.head_span], spans[pair.tail_span]
@@ -252,5 +266,5 @@ def pair_features(text: str, spans: list[Span], concepts: list[Concept], pairs: 
         h, t = concept_vectors[pair.head], concept_vectors[pair.tail]
         rows.append(np.concatenate([h, t, h * t, between_vector(pieces, states, a, b, same),
                                     sparse_features(text, spans, concepts, pair, sentences, first_proposed, sent,
-                                                    starts)]))
+                                                    starts, facts)]))
     return np.stack(rows).astype(np.float32)
