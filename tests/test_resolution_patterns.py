@@ -52,6 +52,10 @@ def test_a_bound_definition_needs_about_a_word_per_capital(short, long, spelled)
     (("zorb rate", "zorb ratio"), "metric", 1),
     (("Q-measure", "Q-score"), "metric", 1),
     (("zorb rate", "zorb ratio"), "model", 2),  # the metric words only join metrics
+    (("zorbic gradient", "zorbic gradient descent"), "method", 1),  # stochastic gradient (methods): SGD
+    (("zorbic gradient method", "zorbic gradient descent"), "method", 1),
+    (("zorbic gradient algorithms", "zorbic gradient descent"), "method", 1),
+    (("zorbic gradient", "zorbic gradient descent"), "model", 2),
 ])
 def test_one_concept_written_with_another_ending_word_is_one_node(forms, entity_type, nodes):
     entities, _, _ = resolve([plain("p1", forms[0], entity_type), plain("p2", forms[1], entity_type)])
@@ -172,3 +176,36 @@ def test_a_short_phrase_with_an_acronym_defined_one_way_does_not_carry_that_long
     entities, _, _ = resolve(mentions, pairs)
     carrying = [e for e in entities if "deep zorbive neural network" in (e.label, *e.aliases)]
     assert carrying and all("deep zorbent neural network" not in (e.label, *e.aliases) for e in carrying)
+
+
+@pytest.mark.parametrize(("written", "labels"), [
+    ("Zorbset-10/100", ["Zorbset-10", "Zorbset-100"]),  # CIFAR-10/100: two datasets, one node each
+    ("QuuxNet-18/34/50", ["QuuxNet-18", "QuuxNet-34", "QuuxNet-50"]),
+    ("Zorb-2-7B/13B", ["Zorb-2-7B", "Zorb-2-13B"]),
+    ("QuuxNet-B/16", ["QuuxNet-B/16"]),  # a patch size, not a second version
+    ("Zorb/Quux", ["Zorb/Quux"]),
+])
+def test_versions_joined_by_a_slash_are_one_node_each(written, labels):
+    text = f"We evaluate on {written} today."
+    mention = at("p1", text, written, "dataset")
+    entities, links, _ = resolve([mention], papers=[Paper("p1", text)])
+    assert sorted(e.label for e in entities) == sorted(labels)
+    spans = [(m.start, m.end, m.text) for link in links for m in link.mentions]
+    assert all(text[start:end] == part and part for start, end, part in spans) and len(spans) == len(labels)
+
+
+@pytest.mark.parametrize(("written", "kept"), [
+    ("accuracy", False), ("performance", False), ("error", False), ("efficiency", False),  # the guidelines' bare words
+    ("top-1 accuracy", True), ("error rate", True), ("balanced accuracy", True),
+])
+def test_a_bare_measure_word_is_no_metric_node(written, kept):
+    text = f"It reaches 95.1% {written} on Zorbset."
+    entities, _, _ = resolve([at("p1", text, f"% {written}", "metric"), at("p2", text, written, "metric")],
+                             papers=[Paper("p1", text), Paper("p2", text)])
+    assert bool(entities) is kept
+
+
+@pytest.mark.parametrize("forms", [("Amazon product reviews", "Amazon reviews"), ("Amazon Reviews", "Amazon review")])
+def test_the_amazon_review_data_is_one_dataset_however_papers_write_it(forms):
+    entities, _, _ = resolve([plain("p1", forms[0], "dataset"), plain("p2", forms[1], "dataset")])
+    assert len(entities) == 1

@@ -126,6 +126,15 @@ def test_bad_gold_results_name_file_and_line(tmp_path: Path, line: str, message:
         read_result_gold(path)
 
 
+@pytest.mark.parametrize(("written", "name"), [("% accuracy", "accuracy"), ("% selection accuracy", "selection accuracy"),
+                                              ("top-1 accuracy", "top-1 accuracy")])
+def test_a_result_metric_name_starts_at_the_name(written: str, name: str) -> None:
+    from kg.graph.results import resolve_results
+
+    result = ResultMention("p", 16, 20, "95.1", "score", "%", 0, 30, written)
+    assert [r.metric_name for r in resolve_results([result], [])] == [name]
+
+
 def test_extractions_with_results_round_trip_the_cache() -> None:
     foo = Mention("p", 0, 6, "FooNet", "model", "proposed", 0, 30, "test", "FooNet", 0.9)
     result = ResultMention("p", 16, 20, "95.1", "score", "%", 0, 30, "accuracy", None, "at 8 bits", False, foo,

@@ -120,8 +120,30 @@ def cleaned(mentions: Iterable[Mention],
         if skip := debris_start(mention.text):  # "% accuracy" of "95.1% accuracy": the span starts at the name
             mention = replace(mention, start=mention.start + skip, text=mention.text[skip:])
         name = repair(name)
-        if name:
-            clean = replace(mention, name=name)
+        for clean in version_parts(mention, name) if name else ():
             found.append(clean)
-            evidence[clean], raw[clean] = mention, extracted
+            evidence[clean], raw[clean] = replace(clean, name=mention.name), extracted
     return found, evidence, raw
+
+
+VERSION_PAIR = re.compile(r"(?P<prefix>[^/]*?[A-Za-z][^/]*?)(?<![\d.])(?P<first>\d[\w.]*)(?P<rest>(?:/\d[\w.]*)+)")
+
+
+def version_parts(mention: Mention, name: str) -> list[Mention]:
+    """A name written as versions of one name joined by slashes (`CIFAR-10/100`, `ResNet-18/34/50`, `GPT-4/4o`) is a
+    mention of each version, evidence on the part of the span that writes it; any other name is itself (`ViT-B/16`,
+    `CNN/DailyMail`, `L1/L2` keep their slash)."""
+    match = VERSION_PAIR.fullmatch(name)
+    if not match:
+        return [replace(mention, name=name)]
+    prefix, versions = match.group("prefix"), [match.group("first"), *match.group("rest")[1:].split("/")]
+    parts, offset = [], len(prefix)
+    for version in versions:
+        start, end = (mention.start + offset, mention.start + offset + len(version)) if mention.text == name else (
+            mention.start, mention.end)
+        if not parts and mention.text == name:
+            start = mention.start  # the first version's evidence is its whole name
+        parts.append(replace(mention, start=start, end=end, text=mention.text[start - mention.start:end - mention.start],
+                             name=prefix + version))
+        offset += len(version) + 1
+    return parts

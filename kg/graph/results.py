@@ -12,6 +12,7 @@ from typing import Iterable
 
 import networkx as nx
 
+from kg.graph.labels import debris_start
 from kg.types import Link, Mention, ResultMention
 
 # Whether a larger value is better, for metrics every ML researcher reads the same way (general knowledge);
@@ -106,13 +107,14 @@ class MentionIndex:
 
 
 def resolve_results(results: Iterable[ResultMention], links: Iterable[Link]) -> tuple[Result, ...]:
-    """The results with their mentions read as entity ids (sorted by paper and offsets)."""
+    """The results with their mentions read as entity ids (sorted by paper and offsets), metric names starting at the
+    name (`selection accuracy` of `95% selection accuracy`)."""
     index = MentionIndex(links)
     found = []
     for r in results:
         subject = index.entity(r.subject)
         found.append(Result(r.paper_id, r.start, r.end, r.text, r.kind, r.unit, r.sentence_start, r.sentence_end,
-                            r.metric_name, r.bound, r.setting, r.proposal and subject is None, subject,
+                            r.metric_name[debris_start(r.metric_name):], r.bound, r.setting, r.proposal and subject is None, subject,
                             index.entity(r.metric), index.entity(r.dataset), index.entity(r.task),
                             index.entity(r.against), r.score, r.dataset_name))
     return tuple(sorted(found, key=lambda r: (r.paper_id, r.start, r.end)))

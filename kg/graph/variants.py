@@ -123,6 +123,9 @@ SAME_ENDINGS = (  # (ending, ending, the types both keys must have): one concept
     ("network", "neuralnetwork", {"model", "method"}),  # recurrent network, recurrent neural network
     ("rate", "ratio", {"metric"}),  # compression rate, compression ratio
     ("measure", "score", {"metric"}),  # F-measure, F-score
+    ("gradient", "gradientdescent", {"method"}),  # stochastic gradient (methods), stochastic gradient descent
+    ("gradientmethod", "gradientdescent", {"method"}),  # natural gradient method, natural gradient descent
+    ("gradientalgorithm", "gradientdescent", {"method"}),
 )
 
 
