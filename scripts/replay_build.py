@@ -74,13 +74,14 @@ def main() -> None:
                 papers.append(paper)
                 extractions.append(extraction)
         with stage(stages, "resolve+graph"):
-            graph, stats = assemble(papers, extractions, config.base_iri)
+            resolution, stats = assemble(papers, extractions, config.base_iri)
         del extractions
         with output_folder(args.out):
-            outputs = write_exports(graph, args.out, choose_writers(args.formats.split(","), ("full",)), stages,
+            outputs = write_exports(resolution, args.out, choose_writers(args.formats.split(","), ("full",)), stages,
                                     processes=args.jobs)
     measurement = fill_memory(Measurement(f"replay {args.count}", stats.papers, time.perf_counter() - wall, stages,
-                                          note=f"{graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges",
+                                          note=f"{stats.papers + sum(stats.entities.values())} nodes, "
+                                               f"{stats.links + stats.relations} edges",
                                           outputs={p.name: p.stat().st_size for p in outputs},
                                           cpu_seconds=cpu_now() - started), tree)
     print_figures(measurement, args.json)

@@ -9,8 +9,9 @@ import networkx as nx
 import pytest
 
 from kg.extraction.interface import prepare
+from kg.graph.resolution import Resolution
 from kg.types import Paper
-from tests.support import build_graph, under_hash_seeds
+from tests.support import build_graph, build_resolution, under_hash_seeds
 
 SLOW_FIXTURES = frozenset({"browser", "seed_build"})  # headless Chromium; a build of the whole seeds folder
 
@@ -81,12 +82,12 @@ def listing(tmp_path: Path) -> Path:
 
 
 def assert_stable_output(writer: str, directory: Path, suffix: str) -> None:
-    """`kg.exporters.<module>.write_<fmt>(build_graph(), path)` gives the same bytes twice and
+    """`kg.exporters.<module>.write_<fmt>(build_resolution(), path)` gives the same bytes twice and
     under other PYTHONHASHSEEDs (fresh interpreters)."""
     module, function = writer.rsplit(".", 1)
-    script = ("import hashlib, sys; from pathlib import Path; from tests.support import build_graph; "
+    script = ("import hashlib, sys; from pathlib import Path; from tests.support import build_resolution; "
               f"from {module} import {function}; path = Path(sys.argv[1]) / 'out{suffix}'; "
-              f"{function}(build_graph(), path); print(hashlib.sha256(path.read_bytes()).hexdigest())")
+              f"{function}(build_resolution(), path); print(hashlib.sha256(path.read_bytes()).hexdigest())")
     runs = under_hash_seeds(script, str(directory), seeds=("0", "0", "12345"))
     assert len(set(runs)) == 1 and runs[0].strip()
 
@@ -95,6 +96,12 @@ def assert_stable_output(writer: str, directory: Path, suffix: str) -> None:
 def make_graph() -> Callable[..., nx.DiGraph]:
     """`build_graph`: the small invented graph, optionally with extra papers."""
     return build_graph
+
+
+@pytest.fixture
+def make_resolution() -> Callable[..., Resolution]:
+    """`build_resolution`: the small invented resolution (what the exporters read), optionally with extra papers."""
+    return build_resolution
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ from pathlib import Path
 from kg.exporters.rdf import write_jsonld, write_ntriples, write_turtle
 import re
 
-from kg.graph.build import to_networkx
-from kg.graph.results import Result, attach
+from kg.graph.resolution import Resolution, graph_of
+from kg.graph.results import Result
 from kg.types import Entity, Link, MentionRelation, Paper, Relation
 from tests.support import BASE, mention_in
 
@@ -42,6 +42,11 @@ RELATIONS = [("q1", "AlphaNet", "evaluated_on", "ShapesSet", 1), ("q2", "BetaMod
 
 
 def corpus_graph():
+    """The graph of `corpus_resolution`."""
+    return graph_of(corpus_resolution())
+
+
+def corpus_resolution() -> Resolution:
     """The four invented papers: every entity name in an abstract is a mention of its entity."""
     mentions = {}
     for paper in PAPERS:
@@ -57,9 +62,8 @@ def corpus_graph():
     relations = [Relation(ENTITIES[s], rel, ENTITIES[t], (MentionRelation(pid, rel, mentions[pid, ENTITIES[s]][i],
                                                                           mentions[pid, ENTITIES[t]][0]),))
                  for pid, s, rel, t, i in RELATIONS]
-    graph = to_networkx(PAPERS, entities, links, merge(relations))
-    attach(graph, tuple(corpus_results()))
-    return graph
+    return Resolution(tuple(PAPERS), tuple(sorted(entities, key=lambda e: e.id)), tuple(links), tuple(merge(relations)),
+                      tuple(corpus_results()))
 
 
 def corpus_results() -> list[Result]:
@@ -203,7 +207,7 @@ CASES = [
 
 def write_graph_files(out: Path) -> dict[str, Path]:
     """The corpus exported as Turtle, N-Triples and JSON-LD into `out`."""
-    graph = corpus_graph()
+    resolution = corpus_resolution()
     for suffix, write in (("ttl", write_turtle), ("nt", write_ntriples), ("jsonld", write_jsonld)):
-        write(graph, out / f"graph.{suffix}")
+        write(resolution, out / f"graph.{suffix}")
     return {path.suffix[1:]: path for path in out.iterdir()}

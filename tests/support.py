@@ -14,6 +14,7 @@ from typing import Optional, Sequence
 import networkx as nx
 
 from kg.graph.build import to_networkx
+from kg.graph.resolution import Resolution, graph_of
 from kg.types import Entity, Link, Mention, MentionRelation, Paper, Relation, Source
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -76,7 +77,12 @@ def mention(paper: str, abstract: str, surface: str, kind: str, role: str) -> Me
 
 
 def build_graph(extra: Sequence[PaperSpec] = (), relations: bool = True, **paper_fields) -> nx.DiGraph:
-    """A graph of PAPERS plus `extra` via `kg.graph.build.to_networkx` (with one stated relation)."""
+    """The graph of `build_resolution`."""
+    return graph_of(build_resolution(extra, relations, **paper_fields))
+
+
+def build_resolution(extra: Sequence[PaperSpec] = (), relations: bool = True, **paper_fields) -> Resolution:
+    """A resolution of PAPERS plus `extra` (with one stated relation)."""
     records, entities, links, by_entity = [], {}, [], {}
     for pid, title, abstract, spans in [*PAPERS, *extra]:
         records.append(Paper(pid, abstract, (Source(f"{pid}.txt", 1),), title=title,
@@ -92,7 +98,7 @@ def build_graph(extra: Sequence[PaperSpec] = (), relations: bool = True, **paper
         source, target = by_entity[("p1", "model:zorbnet")], by_entity[("p1", "dataset:quux-corpus")]
         stated.append(Relation("model:zorbnet", "evaluated_on", "dataset:quux-corpus",
                                (MentionRelation("p1", "evaluated_on", source, target),)))
-    return to_networkx(records, entities.values(), links, stated)
+    return Resolution(tuple(records), tuple(entities.values()), tuple(links), tuple(stated))
 
 
 # A hostile graph for the RDF writers: escapes, quotes, emoji, an id needing percent-escapes.
@@ -110,6 +116,11 @@ def mention_in(paper: Paper, text: str, kind: str, role: str = "used", occurrenc
 
 
 def rdf_graph(base_iri: str = BASE) -> nx.DiGraph:
+    """The graph of `rdf_resolution`."""
+    return graph_of(rdf_resolution(base_iri))
+
+
+def rdf_resolution(base_iri: str = BASE) -> Resolution:
     """Two invented papers (one with a hostile abstract and an id needing escapes), four entities."""
     p1 = Paper("p1", TRICKY, (Source("000_a.txt", 3), Source("001_b.txt", 7)), "Foo: a \"title\"", 2024,
                "Invented Conf", ("Ann A", "Bob B"), "https://example.org/abs/1 2")
@@ -129,7 +140,7 @@ def rdf_graph(base_iri: str = BASE) -> nx.DiGraph:
                           (MentionRelation("p1", "evaluated_on", foo[1], imagenet[0]),)),
                  Relation("model:foonet", "applied_to", "task:image_classification",
                           (MentionRelation("p1", "applied_to", foo[0], links[2].mentions[0]),))]
-    return to_networkx([p1, p2], entities, links, relations, base_iri=base_iri)
+    return Resolution((p1, p2), tuple(entities), tuple(links), tuple(relations), base_iri=base_iri)
 
 
 def build_large_graph(papers: int = 160) -> nx.DiGraph:

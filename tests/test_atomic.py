@@ -13,6 +13,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
+from kg.graph.resolution import Resolution
 from kg.run.atomic import LOCK_NAME, TEMP_PREFIX, OutputBusy, OutputLock, atomic_path
 from kg.run.manifest import MANIFEST, output_folder
 from kg.run.outputs import write_exports
@@ -33,11 +34,11 @@ def slow_writer_script(folder: Path, ready: Path) -> str:
     return textwrap.dedent(f"""
         import time
         from pathlib import Path
-        import networkx as nx
+        from kg.graph.resolution import Resolution
         from kg.run.manifest import output_folder
         from kg.run.outputs import write_exports
 
-        def write(graph, path):
+        def write(resolution, path):
             with open(path, "w", encoding="utf-8") as handle:
                 handle.write("half of a new export")
                 handle.flush()
@@ -45,7 +46,7 @@ def slow_writer_script(folder: Path, ready: Path) -> str:
                 time.sleep(60)
 
         with output_folder(Path({str(folder)!r})):
-            write_exports(nx.DiGraph(), Path({str(folder)!r}), [("ttl", write)])
+            write_exports(Resolution((), (), ()), Path({str(folder)!r}), [("ttl", write)])
     """)
 
 
@@ -71,7 +72,7 @@ def test_a_build_killed_mid_write_leaves_the_previous_file_whole(tmp_path: Path,
     assert (out / "graph.ttl").read_text(encoding="utf-8") == OLD
     with output_folder(out):  # the next build removes what the killed one left and takes the lock
         assert not list(out.glob(f"{TEMP_PREFIX}*"))
-        write_exports(nx.DiGraph(), out, [("ttl", lambda graph, path: Path(path).write_text("new"))])
+        write_exports(Resolution((), (), ()), out, [("ttl", lambda resolution, path: Path(path).write_text("new"))])
     assert (out / "graph.ttl").read_text() == "new"
     assert sorted(p.name for p in out.iterdir()) == [MANIFEST, "graph.ttl"]
 
@@ -124,7 +125,7 @@ def test_a_full_disk_keeps_every_previous_file_and_names_the_output(tmp_path: Pa
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
     with pytest.raises(OSError, match="No space left") as raised:
-        write_exports(nx.DiGraph(), tmp_path, [("ttl", fits), ("graphml", full)], processes=processes)
+        write_exports(Resolution((), (), ()), tmp_path, [("ttl", fits), ("graphml", full)], processes=processes)
     assert raised.value.filename == str(tmp_path / "graph.graphml")
     assert {p.name: p.read_text() for p in tmp_path.iterdir()} == {"graph.ttl": OLD, "graph.graphml": OLD}
 

@@ -51,7 +51,7 @@ def test_the_graph_and_exports_carry_the_broader_entity(tmp_path):
     from kg.exporters.graphml import write_graphml
     from kg.exporters.rdf import write_turtle
     from kg.graph.resolve import resolve
-    from kg.graph.build import to_networkx
+    from kg.graph.resolution import Resolution, graph_of
     from kg.types import Paper
     from tests.support import mention_in
 
@@ -60,13 +60,14 @@ def test_the_graph_and_exports_carry_the_broader_entity(tmp_path):
     mentions = [mention_in(p, name, "method", "used") for p, name in
                 zip(papers, ["zorp learning", "zorp learning", "deep zorp learning"])]
     entities, links, _ = resolve(mentions)
-    graph = to_networkx(papers, entities, links)
+    resolution = Resolution(tuple(papers), tuple(entities), tuple(links))
+    graph = graph_of(resolution)
     child = next(n for n, d in graph.nodes(data=True) if d["kind"] == "entity" and d["label"] == "deep zorp learning")
     parent = next(n for n, d in graph.nodes(data=True) if d["kind"] == "entity" and d["label"] == "zorp learning")
     assert graph.nodes[child]["broader"] == (parent,)
-    write_graphml(graph, tmp_path / "g.graphml")
+    write_graphml(resolution, tmp_path / "g.graphml")
     assert nx.read_graphml(tmp_path / "g.graphml").nodes[child]["broader"] == parent
-    write_turtle(graph, tmp_path / "g.ttl")
+    write_turtle(resolution, tmp_path / "g.ttl")
     rdf = Graph().parse(tmp_path / "g.ttl")
     pairs = [(str(s), str(o)) for s, o in rdf.subject_objects(SKOS.broader)]
     assert len(pairs) == 1 and pairs[0][0].endswith("deep-zorp-learning") and pairs[0][1].endswith("/zorp-learning")

@@ -15,7 +15,7 @@ from kg.exporters.graphml import write_graphml
 from kg.exporters.html import write_html
 from kg.exporters.rdf import write_turtle
 from tests.consumers import CHROMIUM
-from tests.support import rdf_graph as make_graph
+from tests.support import rdf_resolution as make_resolution
 
 EXPORTS = Path(__file__).resolve().parents[1] / "exports"
 FILES = ("graph.ttl", "graph.graphml", "graph.html")
@@ -38,10 +38,10 @@ def seeds(tmp_path: Path) -> Path:
 @pytest.fixture
 def invented(tmp_path: Path) -> Path:
     """The three exports of a tiny invented graph (SHACL on it is fast)."""
-    graph = make_graph()
-    write_turtle(graph, tmp_path / "graph.ttl")
-    write_graphml(graph, tmp_path / "graph.graphml")
-    write_html(graph, tmp_path / "graph.html")
+    resolution = make_resolution()
+    write_turtle(resolution, tmp_path / "graph.ttl")
+    write_graphml(resolution, tmp_path / "graph.graphml")
+    write_html(resolution, tmp_path / "graph.html")
     return tmp_path
 
 

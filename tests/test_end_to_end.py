@@ -109,13 +109,13 @@ def test_very_long_abstract_is_built_with_a_warning(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not can_fork(), reason="forked exporters need the fork start method")
-def test_exporters_run_forked_in_parallel_unless_the_graph_is_large(make_graph, tmp_path: Path, monkeypatch) -> None:
+def test_exporters_run_forked_in_parallel_unless_the_graph_is_large(make_resolution, tmp_path: Path, monkeypatch) -> None:
     writers = choose_writers(["ttl", "graphml", "html"])
     parallel: dict[str, float] = {}
-    outputs = write_exports(make_graph(), tmp_path / "a", writers, parallel, processes=2)
+    outputs = write_exports(make_resolution(), tmp_path / "a", writers, parallel, processes=2)
     monkeypatch.setattr(outputs_module, "PARALLEL_EXPORT_NODES", 3)
     sequential: dict[str, float] = {}
-    write_exports(make_graph(), tmp_path / "b", writers, sequential, processes=2)
+    write_exports(make_resolution(), tmp_path / "b", writers, sequential, processes=2)
     assert "exports (parallel wall)" in parallel and "exports (parallel wall)" not in sequential
     assert "layout" in parallel  # computed once in the build process, inherited by graphml and html
     assert set(sequential) == {"export ttl", "export graphml", "export html"}
@@ -129,9 +129,9 @@ def test_every_exporter_writes_to_a_path_or_an_open_file(tmp_path: Path, name: s
 
     import kg.exporters  # noqa: F401  (registers the built-in exporters)
     from kg.registry import exporters
-    from tests.support import build_graph
+    from tests.support import build_resolution
 
-    write, graph = exporters.get(name), build_graph()
+    write, graph = exporters.get(name), build_resolution()
     write(graph, tmp_path / f"graph.{name}")
     expected = (tmp_path / f"graph.{name}").read_bytes()
     binary, text = io.BytesIO(), io.StringIO()

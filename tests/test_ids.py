@@ -70,10 +70,11 @@ def test_two_concepts_with_one_key_are_refused() -> None:
         entity_ids([Concept("model", "X", "k", False)] * 3)
 
 
-def graph_of(papers):
+def entities_of(papers):
+    """Entity id -> (type, label, sorted aliases) of the papers' resolution (rule extractors)."""
     spec = WorkerSpec("blank", ExtractSpec(build_extract, args=(("acronyms", "gazetteer", "shapes", "proposals"),)))
-    graph, _ = assemble(papers, extract_all(papers, spec, EngineOptions()))
-    return {n: (d["type"], d["label"], d["aliases"]) for n, d in graph.nodes(data=True) if d["kind"] == "entity"}
+    resolution, _ = assemble(papers, extract_all(papers, spec, EngineOptions()))
+    return {e.id: (e.type, e.label, tuple(sorted(e.aliases))) for e in resolution.entities}
 
 
 COLLIDING = [Paper("a1", "We propose Ω-ZorbNet, a network for image zorbing."), Paper("a2", "Ω-ZorbNet zorbs."),
@@ -82,7 +83,7 @@ COLLIDING = [Paper("a1", "We propose Ω-ZorbNet, a network for image zorbing."),
 
 def test_entities_of_a_corpus_keep_their_ids_when_it_grows() -> None:
     papers = read_corpus([ROOT / "seeds"]).papers
-    small, grown = graph_of(papers[: len(papers) // 3] + COLLIDING[:3]), graph_of(papers + COLLIDING)
+    small, grown = entities_of(papers[: len(papers) // 3] + COLLIDING[:3]), entities_of(papers + COLLIDING)
     unchanged = {node: data for node, data in small.items() if data in grown.values()}
     assert len(unchanged) >= len(small) // 2 and len(small) >= 20
     assert {node: grown.get(node) for node in unchanged} == unchanged

@@ -65,12 +65,10 @@ def test_ids_become_one_segment_that_survives_dot_segment_removal(text: str, seg
 HOSTILE_IDS = [".", "..", "a/../b", "a b", "a>b <c>", "a#b?c", "%zz", "é", "e\u0301", "paper:x", "x" * 300]
 
 
-def test_hostile_ids_and_urls_export_turtle_that_every_parser_loads(tmp_path: Path, make_graph) -> None:
-    extra = [(f"h{n}", None, f"We study case {n}.", []) for n in range(len(HOSTILE_IDS))]
-    graph = make_graph(extra, p1={"url": "https://example.org/a#b#c"}, p2={"url": "http://x/%zz"})
-    for n, given in enumerate(HOSTILE_IDS):
-        graph.nodes[f"paper:h{n}"]["paper_id"] = given
-    write_turtle(graph, tmp_path / "g.ttl")
+def test_hostile_ids_and_urls_export_turtle_that_every_parser_loads(tmp_path: Path, make_resolution) -> None:
+    extra = [(given, None, f"We study case {n}.", []) for n, given in enumerate(HOSTILE_IDS)]
+    resolution = make_resolution(extra, p1={"url": "https://example.org/a#b#c"}, p2={"url": "http://x/%zz"})
+    write_turtle(resolution, tmp_path / "g.ttl")
     store = ox.Store()
     store.load(path=str(tmp_path / "g.ttl"), format=ox.RdfFormat.TURTLE)
     papers = {str(row[0].value) for row in store.query(

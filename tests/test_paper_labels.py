@@ -9,6 +9,7 @@ import rdflib
 from kg.exporters.graphml import write_graphml
 from kg.exporters.rdf import write_turtle
 from kg.graph.paper_labels import looks_coined
+from kg.graph.resolution import graph_of
 
 RDFS_LABEL = rdflib.RDFS.label
 
@@ -63,10 +64,11 @@ def test_a_paper_label_never_reads_as_an_entity_or_a_community_name(make_graph):
     assert not entity_labels & set(paper_labels)
 
 
-def test_graphml_and_rdf_carry_the_same_paper_label(make_graph, tmp_path):
-    G = make_graph()
-    write_graphml(G, tmp_path / "g.graphml")
-    write_turtle(G, tmp_path / "g.ttl")
+def test_graphml_and_rdf_carry_the_same_paper_label(make_resolution, tmp_path):
+    resolution = make_resolution()
+    G = graph_of(resolution)
+    write_graphml(resolution, tmp_path / "g.graphml")
+    write_turtle(resolution, tmp_path / "g.ttl")
     graphml = nx.read_graphml(tmp_path / "g.graphml")
     rdf = rdflib.Graph().parse(tmp_path / "g.ttl")
     paper = rdflib.URIRef(G.graph["base_iri"] + "paper/p2")

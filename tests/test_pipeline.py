@@ -13,6 +13,7 @@ from kg.cli.main import app
 from kg.run.engines import EngineOptions, ExtractSpec, WorkerSpec
 from kg.io.corpus import Corpus
 from kg.run.build import BuildConfig, build
+from kg.graph.resolution import graph_of
 from kg.run.pipeline import assemble, extract_all
 from kg.types import Paper
 
@@ -53,8 +54,9 @@ def test_corrupt_entry_is_recomputed_and_rewritten(tmp_path: Path) -> None:
 def test_build_equals_extract_all_then_assemble(tmp_path: Path) -> None:
     spec = ExtractSpec(build_extract, args=(("acronyms",),))
     report = build(Corpus(PAPERS), BuildConfig(spec, model="blank", use_cache=False))
-    graph, stats = assemble(PAPERS, extract_all(PAPERS, WorkerSpec("blank", spec), EngineOptions()))
-    assert report.stats == stats and list(report.graph.edges(data=True)) == list(graph.edges(data=True))
+    resolution, stats = assemble(PAPERS, extract_all(PAPERS, WorkerSpec("blank", spec), EngineOptions()))
+    assert report.stats == stats and report.resolution == resolution
+    assert list(report.graph.edges(data=True)) == list(graph_of(resolution).edges(data=True))
     assert report.outputs == [] and not any(tmp_path.iterdir())
     written = build(Corpus(PAPERS), BuildConfig(spec, model="blank", formats=("nt",), use_cache=False), tmp_path)
     assert written.outputs == [tmp_path / "graph.nt"] and written.stats == stats

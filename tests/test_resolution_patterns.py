@@ -166,6 +166,22 @@ def test_resolution_hands_off_one_frozen_result_the_graph_is_built_from():
     graph = graph_of(resolution)
     assert {n for n, d in graph.nodes(data=True) if d["kind"] == "entity"} == {e.id for e in resolution.entities}
     assert graph.number_of_edges() == len(resolution.links) and resolution.mentions == 3
+    assert graph_of(resolution) is graph  # built once: the writers that need a graph share it
+
+
+@pytest.mark.parametrize(("fmt", "builds_graph"), [("ttl", False), ("nt", False), ("jsonld", False), ("graphml", True)])
+def test_exporters_read_the_resolution_and_only_graph_writers_build_networkx(tmp_path, fmt, builds_graph):
+    import kg.exporters  # noqa: F401  (registers the built-in exporters)
+    from kg.graph.resolution import Resolution
+    from kg.registry import exporters
+    from kg.types import Entity, Link
+
+    text = "We train ZorbNet on Glimset."
+    links = (Link("p1", "model:zorbnet", "used", (at("p1", text, "ZorbNet", "model"),)),)
+    resolution = Resolution((Paper("p1", text),), (Entity("model:zorbnet", "model", "ZorbNet"),), links)
+    exporters.get(fmt)(resolution, tmp_path / f"graph.{fmt}")
+    assert "ZorbNet" in (tmp_path / f"graph.{fmt}").read_text(encoding="utf-8")
+    assert ("graph" in vars(resolution)) is builds_graph
 
 
 def test_a_short_phrase_with_an_acronym_defined_one_way_does_not_carry_that_long_form_to_other_papers():

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 
@@ -18,12 +19,13 @@ from kg.extractors.results.model import ResultsModel, load, to_json
 from kg.extractors.results.numbers import find_numbers
 from kg.extractors.results.model import LABELS
 from kg.extractors.results.training import Example, gold_of, train
-from kg.graph.results import Result, attach, direction
+from kg.graph.resolution import Resolution, graph_of
+from kg.graph.results import Result, direction
 from kg.quality.check import shacl_violations
 from kg.quality.result_checks import Reading, problem
 from kg.quality.result_scores import BASELINE, PROPOSED, Reported, read_result_gold, score_results
 from kg.types import Mention, ResultMention
-from tests.query_corpus import corpus_graph
+from tests.query_corpus import corpus_resolution
 from tests.support import BASE, ROOT
 
 XSD = rdflib.Namespace("http://www.w3.org/2001/XMLSchema#")
@@ -144,7 +146,7 @@ def test_extractions_with_results_round_trip_the_cache() -> None:
 
 
 def rdf() -> rdflib.Graph:
-    return to_rdflib(corpus_graph())
+    return to_rdflib(corpus_resolution())
 
 
 def test_results_are_typed_rdf_with_decimal_values_and_nif_offsets() -> None:
@@ -184,17 +186,17 @@ def test_metric_direction_is_known_for_common_metrics(metric: str, better: str |
     assert direction(metric) == better
 
 
-def with_results(*rows: tuple) -> object:
-    graph = corpus_graph()
-    attach(graph, tuple(Result("q1", 0, 1, value, "score", unit, 0, 100, metric, subject=subject,
-                               dataset="dataset:shapes_set") for value, unit, metric, subject in rows))
-    return graph
+def with_results(*rows: tuple) -> Resolution:
+    """The invented corpus with these results of q1 instead of its own."""
+    return replace(corpus_resolution(), results=tuple(
+        Result("q1", 0, 1, value, "score", unit, 0, 100, metric, subject=subject, dataset="dataset:shapes_set")
+        for value, unit, metric, subject in rows))
 
 
 def test_leaderboards_rank_by_the_metric_direction_and_need_two_scores() -> None:
-    graph = with_results(("3.1", "", "FID", "method:alphanet"), ("2.4", "", "FID", "model:betamodel"),
+    graph = graph_of(with_results(("3.1", "", "FID", "method:alphanet"), ("2.4", "", "FID", "model:betamodel"),
                          ("9", "", "novelty", "method:alphanet"), ("12", "", "novelty", "model:betamodel"),
-                         ("50", "%", "recall", "model:betamodel"))
+                         ("50", "%", "recall", "model:betamodel")))
     boards = {b.metric: b for b in leaderboards(graph)}
     assert set(boards) == {"FID", "novelty"}
     assert [r.text for r in boards["FID"].rows] == ["2.4", "3.1"] and boards["FID"].direction == "lower"
@@ -202,7 +204,7 @@ def test_leaderboards_rank_by_the_metric_direction_and_need_two_scores() -> None
 
 
 def test_the_leaderboards_tab_escapes_the_abstract_text() -> None:
-    graph = with_results(("1", "", "FID", None), ("2", "", "FID", None))
+    graph = graph_of(with_results(("1", "", "FID", None), ("2", "", "FID", None)))
     graph.nodes["paper:q1"]["abstract"] = "<img src=x onerror=alert(1)> & more"
     page = render_leaderboards(graph, {node: i for i, node in enumerate(graph)})
     assert "<img" not in page and "&lt;img src=x onerror=alert(1)&gt; &amp; more" in page
@@ -235,12 +237,11 @@ def test_lint_reports_impossible_values_from_the_turtle(tmp_path: Path) -> None:
 
 
 def test_a_dataset_named_by_words_is_a_literal_that_conforms() -> None:
-    from dataclasses import replace
-
-    graph = corpus_graph()
-    graph.graph["results"] = tuple(replace(r, dataset=None, dataset_name="held-out test set")
-                                   if (r.paper_id, r.start) == ("q2", 110) else r for r in graph.graph["results"])
-    data = to_rdflib(graph)
+    resolution = corpus_resolution()
+    resolution = replace(resolution, results=tuple(replace(r, dataset=None, dataset_name="held-out test set")
+                                                   if (r.paper_id, r.start) == ("q2", 110) else r
+                                                   for r in resolution.results))
+    data = to_rdflib(resolution)
     result = URIRef(BASE + "result/q2/110-114")
     assert data.value(result, MLKG.datasetName) == Literal("held-out test set")
     assert data.value(result, MLKG.dataset) is None

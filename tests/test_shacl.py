@@ -11,10 +11,10 @@ from rdflib.namespace import DCTERMS, PROV, RDF, SKOS
 
 from kg.quality.check import shacl_violations
 from kg.exporters.rdf import MLKG, NIF, to_rdflib, write_turtle
-from kg.graph.build import to_networkx
+from kg.graph.resolution import Resolution
 from kg.types import Entity, Link, Paper
 from tests.support import BASE, ROOT, TRICKY
-from tests.support import rdf_graph as make_graph
+from tests.support import rdf_resolution as make_resolution
 
 SHAPES = rdflib.Graph().parse(ROOT / "ontology" / "shapes.ttl")
 SH = rdflib.Namespace("http://www.w3.org/ns/shacl#")
@@ -43,12 +43,11 @@ def without_links_evidence(data: rdflib.Graph) -> rdflib.Graph:
 
 def untitled_graph() -> rdflib.Graph:
     """A paper with no title, year or evidence-backed sentence, linked to one entity."""
-    graph = to_networkx([Paper("x", "Just text.")], [Entity("task:t", "task", "t")], [Link("x", "task:t", "used")])
-    return to_rdflib(graph)
+    return to_rdflib(Resolution((Paper("x", "Just text."),), (Entity("task:t", "task", "t"),), (Link("x", "task:t", "used"),)))
 
 
-@pytest.mark.parametrize("data", [lambda: to_rdflib(make_graph()), untitled_graph,
-                                  lambda: without_links_evidence(to_rdflib(make_graph()))],
+@pytest.mark.parametrize("data", [lambda: to_rdflib(make_resolution()), untitled_graph,
+                                  lambda: without_links_evidence(to_rdflib(make_resolution()))],
                          ids=["invented", "untitled", "statement-without-evidence"])
 def test_exports_conform(data: Callable[[], rdflib.Graph]) -> None:
     conforms, violations = validate(data())
@@ -56,12 +55,12 @@ def test_exports_conform(data: Callable[[], rdflib.Graph]) -> None:
 
 
 def test_the_written_turtle_conforms(tmp_path) -> None:
-    write_turtle(make_graph(), tmp_path / "g.ttl")
+    write_turtle(make_resolution(), tmp_path / "g.ttl")
     assert validate(rdflib.Graph().parse(tmp_path / "g.ttl"))[0]
 
 
 def test_a_missing_link_evidence_is_reported_as_a_warning() -> None:
-    conforms, report, _ = pyshacl.validate(without_links_evidence(to_rdflib(make_graph())), shacl_graph=SHAPES,
+    conforms, report, _ = pyshacl.validate(without_links_evidence(to_rdflib(make_resolution())), shacl_graph=SHAPES,
                                            advanced=True)
     assert not conforms and (None, SH.resultSeverity, SH.Warning) in report
 
@@ -96,7 +95,7 @@ BREAKAGES: dict[str, tuple[Callable[[rdflib.Graph], None], tuple[str, str]]] = {
 
 @pytest.mark.parametrize("name", BREAKAGES)
 def test_a_broken_graph_does_not_conform(name: str) -> None:
-    data = to_rdflib(make_graph())
+    data = to_rdflib(make_resolution())
     breakage, expected = BREAKAGES[name]
     breakage(data)
     conforms, violations = validate(data)

@@ -17,7 +17,7 @@ from kg.quality.check import shacl_violations
 from kg.query.sparql import QueryError, run_query
 from kg.query.store import StoreError, ensure_store, export_digest, open_store
 from tests.support import ROOT
-from tests.support import rdf_graph as make_graph
+from tests.support import rdf_resolution as make_resolution
 
 COUNT = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
 
@@ -26,7 +26,7 @@ COUNT = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
 def export(tmp_path: Path) -> Path:
     """The invented graph as Turtle, last written a minute ago."""
     path = tmp_path / "graph.ttl"
-    write_turtle(make_graph(), path)
+    write_turtle(make_resolution(), path)
     age(path)
     return path
 

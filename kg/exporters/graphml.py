@@ -19,6 +19,7 @@ from kg.exporters.html_map import topic_communities
 from kg.exporters.layout import hex_to_rgb, node_metrics, type_color
 from kg.exporters.target import Target, text_output
 from kg.registry import exporters
+from kg.graph.resolution import Resolution, graph_of
 from kg.graph.views import project
 from kg.text.shorten import shorten as shorten_text
 
@@ -185,8 +186,10 @@ def used_keys(declared: tuple[tuple[str, str], ...], records: Iterable[dict[str,
     return {name: (f"d{first_id + i}", kind) for i, (name, kind) in enumerate(kept)}
 
 
-def write_graphml(G: nx.DiGraph, path: Target, view: str = "full", seed: int = 42) -> None:
-    """Write `view` (full|papers|entities) of the graph as Gephi-ready GraphML, UTF-8, streamed (a path or an open file)."""
+def write_graphml(source: Resolution | nx.DiGraph, path: Target, view: str = "full", seed: int = 42) -> None:
+    """Write `view` (full|papers|entities) of a resolution's graph (or of a graph) as Gephi-ready GraphML, UTF-8,
+    streamed (a path or an open file)."""
+    G = graph_of(source)
     with text_output(path) as handle:
         for line in graphml_lines(project(G, view), seed, topic_communities(G, seed).community):
             handle.write(line + "\n")

@@ -23,6 +23,7 @@ from kg.exporters.leaderboards import render_leaderboards, subject_label
 from kg.exporters.overview import render_overview
 from kg.exporters.layout import OTHER_COLOR, TYPE_COLORS
 from kg.exporters.target import Target, text_output
+from kg.graph.resolution import Resolution, graph_of
 from kg.registry import exporters
 from kg.text.bounded import strip_prefix
 from kg.text.markup import TOKEN as MARKUP, strip_markup, truncate  # no MARKUP match: nothing to strip
@@ -206,9 +207,9 @@ def render_html(G: nx.DiGraph, seed: int = 42, title: str = "paperkg") -> str:
     })
 
 
-def write_html(G: nx.DiGraph, path: Target, seed: int = 42) -> None:
-    """Write the interactive page for the graph as one UTF-8 file (a path or an open file)."""
-    page = render_html(G, seed)
+def write_html(source: Resolution | nx.DiGraph, path: Target, seed: int = 42) -> None:
+    """Write the interactive page of a resolution's graph (or of a graph) as one UTF-8 file (a path or an open file)."""
+    page = render_html(graph_of(source), seed)
     with text_output(path) as handle:
         handle.write(page)
 

@@ -1,6 +1,7 @@
 """The export's triples as subject blocks, generated one paper or entity at a time.
 
-`iter_blocks` walks the graph in node order: each paper (its own triples and its links), then
+`iter_blocks` walks a `Resolution`'s tables (`kg.graph.tables`): each paper in input order (its own triples and its
+links), then
 its mentions, sentences and link statements sorted by IRI; each entity (with its relations),
 then its relation statements sorted by IRI. Triples are de-duplicated within that scope only
 (a sentence shared by several mentions of a paper; a mention shared by two links). Sentences
@@ -16,8 +17,10 @@ from urllib.parse import quote
 import networkx as nx
 
 from kg.exporters.rdf_terms import V, Block, Iri
-from kg.graph.build import DEFAULT_BASE_IRI, Evidence, paper_node
-from kg.graph.results import Result, results_of
+from kg.graph.resolution import Resolution
+from kg.graph.results import Result
+from kg.graph.tables import Evidence, Tables
+from kg.types import DEFAULT_BASE_IRI, Entity, Paper
 from kg.text.iri import base_iri_problem, id_segment as segment, is_iri
 
 mlkg, schema, nif, itsrdf, dcterms, prov, rdf, rdfs, skos = (V[p] for p in (
@@ -67,118 +70,116 @@ class Iris:
         return Iri(f"{self.base}stmt/{hashlib.sha1(f'{subject}|{predicate}|{obj}'.encode('utf-8')).hexdigest()}")
 
 
-def iter_blocks(G: nx.DiGraph) -> Iterator[tuple[Iri, Block]]:
-    """Every subject block of the export, in node order; each subject once (given the graph contract)."""
-    iris = Iris(G.graph.get("base_iri"))
-    cited = relation_sentences(G)
+def iter_blocks(resolution: Resolution) -> Iterator[tuple[Iri, Block]]:
+    """Every subject block of the export: papers in input order, then entities by id; each subject once."""
+    iris, tables = Iris(resolution.base_iri), resolution.tables
+    cited = relation_sentences(tables)
     reported: dict[str, list] = {}
-    for result in results_of(G):
+    for result in tables.results:
         reported.setdefault(result.paper_id, []).append(result)
-    for node, data in G.nodes(data=True):
-        if data["kind"] == "paper":
-            yield from paper_scope(iris, G, node, data, cited.pop(data["paper_id"], {}),
-                                   reported.get(data["paper_id"], ()))
-        else:
-            yield from entity_scope(iris, G, node, data)
-    orphans: dict[Iri, Block] = {}  # sentences of relations whose paper is not in the graph
+    abstracts = {paper.id: paper.abstract for paper in resolution.papers}
+    for paper in resolution.papers:
+        yield from paper_scope(iris, tables, paper, abstracts, cited.pop(paper.id, {}), reported.get(paper.id, ()))
+    for entity in tables.entities.values():
+        yield from entity_scope(iris, tables, entity)
+    orphans: dict[Iri, Block] = {}  # sentences of relations whose paper is not in the resolution
     for spans in cited.values():
         for evidence in spans.values():
-            merge(orphans, *sentence_block(iris, G, evidence))
+            merge(orphans, *sentence_block(iris, abstracts, evidence))
     yield from sorted(orphans.items())
 
 
-def relation_sentences(G: nx.DiGraph) -> Spans:
+def relation_sentences(tables: Tables) -> Spans:
     """paper id -> (start, end) -> evidence of every sentence stating a relation (written with its paper)."""
     cited: Spans = {}
-    for _, _, data in G.edges(data=True):
-        for evidence in data.get("relations", {}).values():
-            for item in evidence:
-                cited.setdefault(item.paper_id, {})[item.sentence_start, item.sentence_end] = item
+    for _, edges in sorted(tables.relations.items()):
+        for edge in edges:
+            for evidence in edge.relations.values():
+                for item in evidence:
+                    cited.setdefault(item.paper_id, {})[item.sentence_start, item.sentence_end] = item
     return cited
 
 
-def paper_scope(iris: Iris, G: nx.DiGraph, node: str, data: dict, cited: dict,
+def paper_scope(iris: Iris, tables: Tables, paper: Paper, abstracts: dict[str, str], cited: dict,
                 results: Sequence[Result] = ()) -> Iterator[tuple[Iri, Block]]:
     """A paper's block with its links, then its mentions, sentences, link statements and results by IRI."""
-    paper = iris.paper(data["paper_id"])
-    block, scope = paper_block(paper, data), {}
-    for target, edge in G.succ[node].items():
-        if edge["kind"] != "mention":
-            continue
-        entity, predicate = iris.node(G, target), ROLES[edge["role"]]
+    subject = iris.paper(paper.id)
+    block, scope = paper_block(subject, paper, tables.labels.get(paper.id, paper.title or "")), {}
+    for link in tables.links.get(paper.id, ()):
+        entity, predicate = iris.entity(link.entity, tables.entities[link.entity].type), ROLES[link.role]
         add(block, predicate, entity)
         add(block, mlkg.mentions, entity)
-        statement, statement_data = statement_block(iris, paper, predicate, entity)
-        statement_data[mlkg.mentionCount] = [len(edge["evidence"])]
-        for evidence in edge["evidence"]:
+        statement, statement_data = statement_block(iris, subject, predicate, entity)
+        statement_data[mlkg.mentionCount] = [len(link.evidence)]
+        for evidence in link.evidence:
             mention = iris.mention(evidence.paper_id, evidence.start, evidence.end)
             add(statement_data, prov.wasDerivedFrom, mention)
             merge(scope, mention, mention_block(iris, mention, entity, evidence))
             if evidence.sentence_end > evidence.sentence_start:
-                merge(scope, *sentence_block(iris, G, evidence))
+                merge(scope, *sentence_block(iris, abstracts, evidence))
         scope[statement] = statement_data
     for evidence in cited.values():
-        merge(scope, *sentence_block(iris, G, evidence))
+        merge(scope, *sentence_block(iris, abstracts, evidence))
     for result in results:
-        merge(scope, *result_scope(iris, G, result))
+        merge(scope, *result_scope(iris, tables, result))
         if result.sentence_end > result.sentence_start:
-            merge(scope, *sentence_block(iris, G, evidence_of_result(result)))
-    yield paper, block
+            merge(scope, *sentence_block(iris, abstracts, evidence_of_result(result)))
+    yield subject, block
     yield from sorted(scope.items())
 
 
-def paper_block(paper: Iri, data: dict) -> Block:
+def paper_block(subject: Iri, paper: Paper, label: str) -> Block:
     """A paper's types, abstract, identifier, label and optional metadata."""
-    block: Block = {rdf.type: [mlkg.Paper, schema.ScholarlyArticle], dcterms.identifier: [data["paper_id"]],
-                    dcterms.abstract: [data["abstract"]], rdfs.label: [data["label"]]}
-    if data.get("title"):
-        block[dcterms.title] = [data["title"]]
-    add_hidden_labels(block, [data["paper_id"], data["label"], data.get("title") or ""])
-    if data.get("year") is not None:
-        block[mlkg.year] = [int(data["year"])]
-    if data.get("venue"):
-        block[mlkg.venue] = [data["venue"]]
-    url = quote(str(data.get("url") or ""), safe=":/?#[]@!$&'()*+,;=%-._~")
+    block: Block = {rdf.type: [mlkg.Paper, schema.ScholarlyArticle], dcterms.identifier: [paper.id],
+                    dcterms.abstract: [paper.abstract], rdfs.label: [label]}
+    if paper.title:
+        block[dcterms.title] = [paper.title]
+    add_hidden_labels(block, [paper.id, label, paper.title or ""])
+    if paper.year is not None:
+        block[mlkg.year] = [int(paper.year)]
+    if paper.venue:
+        block[mlkg.venue] = [paper.venue]
+    url = quote(str(paper.url or ""), safe=":/?#[]@!$&'()*+,;=%-._~")
     if url.startswith(("http://", "https://")) and is_iri(url):
         block[rdfs.seeAlso] = [Iri(url)]
-    if data.get("authors"):
-        block[mlkg.authorName] = list(dict.fromkeys(data["authors"]))
-    if data.get("sources"):
-        block[mlkg.source] = list(dict.fromkeys(str(source) for source in data["sources"]))
+    if paper.authors:
+        block[mlkg.authorName] = list(dict.fromkeys(paper.authors))
+    if paper.sources:
+        block[mlkg.source] = list(dict.fromkeys(str(source) for source in paper.sources))
     return block
 
 
-def entity_scope(iris: Iris, G: nx.DiGraph, node: str, data: dict) -> Iterator[tuple[Iri, Block]]:
+def entity_scope(iris: Iris, tables: Tables, entity: Entity) -> Iterator[tuple[Iri, Block]]:
     """An entity's block with its relations, then its relation statements by IRI."""
-    entity = iris.entity(node, data["type"])
-    block, statements = entity_block(entity, node, data), {}
-    for target in data.get("broader") or ():
-        if target in G:  # a view may leave it out
-            add(block, skos.broader, iris.node(G, target))
-    for target, edge in G.succ[node].items():
-        for name, evidence in edge.get("relations", {}).items():
-            obj, predicate = iris.node(G, target), RELATIONS[name]
+    subject = iris.entity(entity.id, entity.type)
+    block, statements = entity_block(subject, entity, tables), {}
+    for target in sorted(entity.broader):
+        if target in tables.entities:
+            add(block, skos.broader, iris.entity(target, tables.entities[target].type))
+    for edge in tables.relations.get(entity.id, ()):
+        for name, evidence in edge.relations.items():
+            obj, predicate = iris.entity(edge.target, tables.entities[edge.target].type), RELATIONS[name]
             add(block, predicate, obj)
-            statement, statement_data = statement_block(iris, entity, predicate, obj)
+            statement, statement_data = statement_block(iris, subject, predicate, obj)
             statement_data[mlkg.support] = [len({item.paper_id for item in evidence})]
             for item in evidence:
                 sentence = iris.sentence(item.paper_id, item.sentence_start, item.sentence_end)
                 add(statement_data, prov.wasDerivedFrom, sentence)
             statements[statement] = statement_data
-    yield entity, block
+    yield subject, block
     yield from sorted(statements.items())
 
 
-def entity_block(entity: Iri, node: str, data: dict) -> Block:
+def entity_block(subject: Iri, entity: Entity, tables: Tables) -> Block:
     """An entity's class (one of five), SKOS labels and counts."""
-    types = [CLASSES[data["type"]], mlkg.Entity, skos.Concept] + ([schema.Dataset] if data["type"] == "dataset" else [])
-    block: Block = {rdf.type: types, dcterms.identifier: [node], rdfs.label: [data["label"]],
-                    skos.prefLabel: [data["label"]], mlkg.paperCount: [int(data.get("papers", 0))],
-                    mlkg.proposedByCount: [int(data.get("proposed_by", 0))]}
-    aliases = [a for a in dict.fromkeys(data.get("aliases") or ()) if a != data["label"]]
+    types = [CLASSES[entity.type], mlkg.Entity, skos.Concept] + ([schema.Dataset] if entity.type == "dataset" else [])
+    block: Block = {rdf.type: types, dcterms.identifier: [entity.id], rdfs.label: [entity.label],
+                    skos.prefLabel: [entity.label], mlkg.paperCount: [tables.papers.get(entity.id, 0)],
+                    mlkg.proposedByCount: [tables.proposed.get(entity.id, 0)]}
+    aliases = [a for a in dict.fromkeys(sorted(entity.aliases)) if a != entity.label]
     if aliases:
         block[skos.altLabel] = aliases
-    add_hidden_labels(block, [node, data["label"], *aliases])
+    add_hidden_labels(block, [entity.id, entity.label, *aliases])
     return block
 
 
@@ -211,11 +212,10 @@ def mention_block(iris: Iris, mention: Iri, entity: Iri, evidence: Evidence) -> 
     return block
 
 
-def sentence_block(iris: Iris, G: nx.DiGraph, evidence: Evidence) -> tuple[Iri, Block]:
+def sentence_block(iris: Iris, abstracts: dict[str, str], evidence: Evidence) -> tuple[Iri, Block]:
     """A NIF sentence of an abstract, with its text."""
     start, end = evidence.sentence_start, evidence.sentence_end
-    paper = G.nodes.get(paper_node(evidence.paper_id), {})
-    text = paper["abstract"][start:end] if "abstract" in paper else evidence.text
+    text = abstracts[evidence.paper_id][start:end] if evidence.paper_id in abstracts else evidence.text
     return iris.sentence(evidence.paper_id, start, end), {
         rdf.type: [nif.Sentence], nif.beginIndex: [start], nif.endIndex: [end],
         nif.anchorOf: [text], nif.referenceContext: [iris.paper(evidence.paper_id)]}
@@ -244,11 +244,11 @@ def merge(blocks: dict[Iri, Block], subject: Iri, block: Block) -> None:
             add(blocks[subject], predicate, obj)
 
 
-def result_scope(iris: Iris, G: nx.DiGraph, result: Result) -> tuple[Iri, Block]:
+def result_scope(iris: Iris, tables: Tables, result: Result) -> tuple[Iri, Block]:
     """A result's IRI and block (kg.exporters.rdf_results)."""
     from kg.exporters.rdf_results import result_block, result_iri
 
-    return result_iri(iris.base, result), result_block(iris, G, result)
+    return result_iri(iris.base, result), result_block(iris, tables, result)
 
 
 def evidence_of_result(result: Result) -> Evidence:

@@ -3,10 +3,10 @@ with its paper (see ontology/paperkg.ttl and the README's RDF section)."""
 from __future__ import annotations
 
 from decimal import Decimal
-import networkx as nx
 
 from kg.exporters.rdf_terms import V, XSD_BOOLEAN, XSD_DECIMAL, Block, Iri, Typed
 from kg.graph.results import Result, direction
+from kg.graph.tables import Tables
 from kg.text.iri import id_segment as segment
 
 mlkg, nif, rdf = V["mlkg"], V["nif"], V["rdf"]
@@ -25,7 +25,7 @@ def result_iri(base: str, result: Result) -> Iri:
     return Iri(f"{base}result/{segment(result.paper_id)}/{result.start}-{result.end}")
 
 
-def result_block(iris, G: nx.DiGraph, result: Result) -> Block:
+def result_block(iris, tables: Tables, result: Result) -> Block:
     """One result's triples: paper, kind, value, unit, metric, subject, dataset, task, against, setting, offsets."""
     paper = iris.paper(result.paper_id)
     block: Block = {rdf.type: [mlkg.Result], mlkg.reportedIn: [paper], mlkg.resultKind: [result.kind],
@@ -34,13 +34,14 @@ def result_block(iris, G: nx.DiGraph, result: Result) -> Block:
         block[mlkg.unit] = [result.unit]
     if result.metric_name:
         block[mlkg.metricName] = [result.metric_name]
-    better = direction(result.metric_name or (G.nodes[result.metric]["label"] if result.metric in G else ""))
+    entities = tables.entities
+    better = direction(result.metric_name or (entities[result.metric].label if result.metric in entities else ""))
     if better:
         block[mlkg.metricDirection] = [better]
     for name, predicate in ENTITY_FIELDS:
         node = getattr(result, name)
-        if node and node in G:
-            block[predicate] = [iris.node(G, node)]
+        if node and node in entities:
+            block[predicate] = [iris.entity(node, entities[node].type)]
     if result.proposal:
         block[mlkg.subjectIsProposal] = [Typed.of("true", XSD_BOOLEAN)]
     if result.dataset_name and mlkg.dataset not in block:

@@ -1,6 +1,6 @@
-"""Build the in-memory networkx graph from papers, entities, links and relations.
+"""Build the in-memory networkx graph of a resolution's tables (`kg.graph.tables`), for the writers that need a graph.
 
-Graph contract (every exporter relies on it; a `nx.DiGraph`):
+Graph contract (GraphML, HTML, the layout and the views rely on it; a `nx.DiGraph`; RDF reads the same tables):
 
 Graph attributes: `base_iri` (str), `papers_skipped` (int).
 
@@ -28,35 +28,17 @@ mentions when the abstract states it across two).
 """
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from typing import Iterable
 
 import networkx as nx
 
-from kg.graph.paper_labels import label_papers
-from kg.types import DEFAULT_BASE_IRI, Entity, Link, Mention, Paper, Relation  # noqa: F401  (DEFAULT_BASE_IRI: re-exported)
-
-
-
-class Evidence(NamedTuple):
-    """Where in an abstract a link or relation is stated."""
-
-    paper_id: str
-    start: int
-    end: int
-    text: str
-    sentence_start: int
-    sentence_end: int
+from kg.graph.tables import Evidence, Tables, evidence_of, sentence_evidence, tables_of  # noqa: F401  (re-exported)
+from kg.types import DEFAULT_BASE_IRI, Entity, Link, Paper, Relation  # noqa: F401  (DEFAULT_BASE_IRI: re-exported)
 
 
 def paper_node(paper_id: str) -> str:
     """The node id of a paper."""
     return f"paper:{paper_id}"
-
-
-def evidence_of(mention: Mention) -> Evidence:
-    """The evidence record of a mention."""
-    return Evidence(mention.paper_id, mention.start, mention.end, mention.text,
-                    mention.sentence_start, mention.sentence_end)
 
 
 def to_networkx(
@@ -67,58 +49,36 @@ def to_networkx(
     base_iri: str = DEFAULT_BASE_IRI,
     papers_skipped: int = 0,
 ) -> nx.DiGraph:
-    """Assemble the graph; nodes and edges are inserted in sorted order for stable output."""
+    """Assemble the graph of a resolution's parts (`graph_from` of their tables)."""
+    papers = tuple(papers)
+    return graph_from(papers, tables_of(papers, entities, links, relations), base_iri, papers_skipped)
+
+
+def graph_from(papers: Iterable[Paper], tables: Tables, base_iri: str = DEFAULT_BASE_IRI,
+               papers_skipped: int = 0) -> nx.DiGraph:
+    """The graph of the papers and their tables; nodes and edges are inserted in sorted order for stable output, the
+    tables' results are `graph.graph["results"]`."""
     graph = nx.DiGraph(base_iri=base_iri, papers_skipped=papers_skipped)
-    abstracts: dict[str, str] = {}
     for paper in papers:
-        abstracts[paper.id] = paper.abstract
         graph.add_node(
-            paper_node(paper.id), kind="paper", paper_id=paper.id, label=paper.title or "",  # title-less papers: label_papers below
+            paper_node(paper.id), kind="paper", paper_id=paper.id, label=tables.labels.get(paper.id, paper.title or ""),
             abstract=paper.abstract, title=paper.title, year=paper.year, venue=paper.venue,
             url=paper.url, authors=paper.authors, sources=tuple(str(s) for s in paper.sources), papers=1,
         )
-    links = sorted(links, key=lambda link: (link.paper_id, link.entity_id))
-    counts: dict[str, int] = {}
-    proposed: dict[str, int] = {}
-    for link in links:
-        counts[link.entity_id] = counts.get(link.entity_id, 0) + 1
-        proposed[link.entity_id] = proposed.get(link.entity_id, 0) + (link.role == "proposed")
-    for entity in sorted(entities, key=lambda e: e.id):
+    for entity in tables.entities.values():
         graph.add_node(entity.id, kind="entity", type=entity.type, label=entity.label,
-                       aliases=tuple(sorted(entity.aliases)), papers=counts.get(entity.id, 0),
-                       proposed_by=proposed.get(entity.id, 0), broader=tuple(sorted(entity.broader)))
-    for link in links:
-        evidence = tuple(sorted(evidence_of(m) for m in link.mentions))
-        graph.add_edge(paper_node(link.paper_id), link.entity_id, kind="mention", role=link.role,
-                       evidence=evidence, weight=max(len(evidence), 1))
-    for relation in sorted(relations, key=lambda r: (r.source, r.target, r.relation)):
-        evidence = tuple(sorted({sentence_evidence(m, abstracts) for r in relation.evidence
-                                 for m in (r.source, r.target)}))
-        if graph.has_edge(relation.source, relation.target):
-            graph.edges[relation.source, relation.target]["relations"][relation.relation] = evidence
-        else:
-            graph.add_edge(relation.source, relation.target, kind="relation",
-                           relations={relation.relation: evidence})
-    for _, _, data in graph.edges(data=True):
-        if data["kind"] == "relation":
-            summarise_relation(data)
-    label_papers(graph)
+                       aliases=tuple(sorted(entity.aliases)), papers=tables.papers.get(entity.id, 0),
+                       proposed_by=tables.proposed.get(entity.id, 0), broader=tuple(sorted(entity.broader)))
+    for paper_id, links in sorted(tables.links.items()):
+        for link in links:
+            graph.add_edge(paper_node(paper_id), link.entity, kind="mention", role=link.role,
+                           evidence=link.evidence, weight=max(len(link.evidence), 1))
+    for source, edges in sorted(tables.relations.items()):
+        for edge in edges:
+            graph.add_edge(source, edge.target, kind="relation", relations=edge.relations, relation=edge.relation,
+                           papers=edge.papers, weight=max(edge.papers, 1))
+    graph.graph["results"] = tables.results
     return graph
-
-
-def sentence_evidence(mention: Mention, abstracts: dict[str, str]) -> Evidence:
-    """The sentence containing a mention, as evidence."""
-    start, end = mention.sentence_start, mention.sentence_end
-    return Evidence(mention.paper_id, start, end, abstracts[mention.paper_id][start:end], start, end)
-
-
-def summarise_relation(data: dict) -> None:
-    """Set relation, papers and weight on a relation edge from its `relations` dict."""
-    relations = dict(sorted(data["relations"].items()))
-    support = {name: len({e.paper_id for e in ev}) for name, ev in relations.items()}
-    papers = len({e.paper_id for ev in relations.values() for e in ev})
-    data.update(relations=relations, relation=max(sorted(support), key=lambda n: support[n]),
-                papers=papers, weight=max(papers, 1))
 
 
 def papers_of(graph: nx.DiGraph) -> list[str]:

@@ -1,4 +1,4 @@
-"""Short labels a person recognises for papers without a title, computed once in the graph.
+"""Short labels a person recognises for papers without a title, computed once per resolution (`kg.graph.tables`).
 
 A title-less paper (the seed listings have none) is labelled so that it reads as a paper, never as an entity
 or a community name ("A · B · C"): by the name it proposes when that looks coined ("Paper proposing
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-
-import networkx as nx
+from typing import Iterable, NamedTuple, Sequence
 
 from kg.text.shorten import shorten
+from kg.types import Paper
 
 NAME_LENGTH = 48  # longer proposed "names" are descriptions, not names
 KEY_WORDS = 3  # entities joined into a key-word label
@@ -39,32 +39,29 @@ def looks_coined(label: str, at_sentence_start: bool) -> bool:
     return label[0].isupper() and " " not in label and len(label) > 3 and not at_sentence_start
 
 
-def first_mention(edge: dict) -> tuple[int, int]:
-    """(start, sentence start) of the first mention on a paper→entity edge."""
-    evidence = edge.get("evidence") or ()
-    return (evidence[0].start, evidence[0].sentence_start) if evidence else (1 << 30, -1)
+class Named(NamedTuple):
+    """One entity a paper names, as its label reads it: the entity's label, type and papers, the link's role, and
+    where its first mention and that mention's sentence start."""
+
+    label: str
+    type: str
+    papers: int
+    role: str
+    start: int
+    sentence_start: int
 
 
-def proposed_name(G: nx.DiGraph, paper: str) -> str | None:
+def proposed_name(named: Iterable[Named]) -> str | None:
     """The coined name the paper proposes, preferring models, methods, datasets, then earliest."""
-    names = []
-    for entity, edge in G.succ[paper].items():
-        if edge.get("kind") != "mention" or edge.get("role") != "proposed":
-            continue
-        label, (start, sentence) = str(G.nodes[entity].get("label") or ""), first_mention(edge)
-        if looks_coined(label, start == sentence):
-            kind = G.nodes[entity].get("type")
-            names.append((TYPE_ORDER.index(kind) if kind in TYPE_ORDER else len(TYPE_ORDER), start, label))
+    names = [(TYPE_ORDER.index(n.type) if n.type in TYPE_ORDER else len(TYPE_ORDER), n.start, n.label)
+             for n in named if n.role == "proposed" and looks_coined(n.label, n.start == n.sentence_start)]
     return min(names)[2] if names else None
 
 
-def key_words(G: nx.DiGraph, paper: str, common: int, skip: str | None = None) -> str | None:
+def key_words(named: Iterable[Named], common: int, skip: str | None = None) -> str | None:
     """A few entities the paper names, distinctive ones (≤ `common` papers) first, in reading order."""
-    named = sorted((int(G.nodes[e].get("papers") or 0) > common, first_mention(edge)[0],
-                    str(G.nodes[e].get("label") or "")) for e, edge in G.succ[paper].items()
-                   if edge.get("kind") == "mention")
     words: list[str] = []
-    for _, _, label in (entry for entry in named if entry[2] != skip):
+    for _, _, label in sorted((n.papers > common, n.start, n.label) for n in named if n.label != skip):
         if label and label.lower() not in {w.lower() for w in words} and len(label) <= NAME_LENGTH:
             if len(", ".join([*words, label])) > KEY_LENGTH:
                 break
@@ -87,28 +84,24 @@ def opening_words(abstract: str, limit: int = KEY_LENGTH) -> str:
 FORMS = ("Paper proposing {}", "Paper on {}", "Paper: \u201c{}\u201d", "Paper {}")  # name, key words, opening, id
 
 
-def candidates(G: nx.DiGraph, paper: str, common: int) -> list[tuple[int, str]]:
+def candidates(paper: Paper, named: list[Named], common: int) -> list[tuple[int, str]]:
     """Label options for a title-less paper, best first (never empty): (form in FORMS, text)."""
-    data = G.nodes[paper]
-    name = proposed_name(G, paper)
-    options = [name, key_words(G, paper, common, skip=name), opening_words(str(data.get("abstract") or ""))]
-    return [(k, o) for k, o in enumerate(options) if o] or [(3, str(data.get("paper_id") or paper))]
+    name = proposed_name(named)
+    options = [name, key_words(named, common, skip=name), opening_words(str(paper.abstract or ""))]
+    return [(k, o) for k, o in enumerate(options) if o] or [(3, paper.id)]
 
 
-def label_papers(G: nx.DiGraph) -> None:
-    """Relabel title-less papers in place; a label two papers share gets the next option's text added."""
-    papers = sum(1 for _, kind in G.nodes(data="kind") if kind == "paper")
-    common = max(COMMON_MIN, int(papers * COMMON_SHARE))
-    options = {paper: candidates(G, paper, common) for paper in papers_without_title(G)}
+def paper_labels(papers: Sequence[Paper], named: dict[str, list[Named]]) -> dict[str, str]:
+    """Every paper's label (paper id -> label): its title, else a short label; a short label two papers share gets the
+    next option's text added."""
+    common = max(COMMON_MIN, int(len(papers) * COMMON_SHARE))
+    options = {paper.id: candidates(paper, named.get(paper.id, []), common) for paper in papers if not paper.title}
     counts = Counter(o[0][1].lower() for o in options.values())
+    labels = {paper.id: paper.title or "" for paper in papers}
     for paper, ((form, text), *rest) in options.items():
         label = FORMS[form].format(text)
         if counts[text.lower()] > 1:
-            extra = next((o for _, o in rest if o.lower() != text.lower()), G.nodes[paper].get("paper_id", paper))
+            extra = next((o for _, o in rest if o.lower() != text.lower()), paper)
             label = f"{label} ({extra})"
-        G.nodes[paper]["label"] = label
-
-
-def papers_without_title(G: nx.DiGraph) -> list[str]:
-    """Paper nodes with no title, in graph order."""
-    return [n for n, data in G.nodes(data=True) if data.get("kind") == "paper" and not data.get("title")]
+        labels[paper] = label
+    return labels

@@ -1,7 +1,8 @@
 """Reported results on the graph: each extracted result with its mentions read as the resolved entities.
 
-Graph contract: `graph.graph["results"]` is a tuple of `Result` sorted by (paper, start, end); entity fields
-hold entity node ids (`method:foo`) or None, offsets index the original abstract (end exclusive)."""
+Graph contract: `graph.graph["results"]` is a tuple of `Result` sorted by (paper, start, end): the results
+`kg.graph.tables` keeps (an entity field whose entity has another type is None); entity fields hold entity node ids
+(`method:foo`) or None, offsets index the original abstract (end exclusive)."""
 from __future__ import annotations
 
 from bisect import bisect_right
@@ -122,18 +123,6 @@ def resolve_results(results: Iterable[ResultMention], links: Iterable[Link]) -> 
 
 FIELD_TYPES = {"subject": ("method", "model"), "against": ("method", "model"), "metric": ("metric",),
                "dataset": ("dataset",), "task": ("task",)}
-
-
-def attach(graph: nx.DiGraph, results: tuple[Result, ...]) -> None:
-    """Put the results on the graph, keeping only entity ids that are nodes of it and of the field's types
-    (resolution gives a concept one type: a mention read as a dataset may end as a task)."""
-    def node(entity: str | None, field: str) -> str | None:
-        ok = entity and entity in graph and graph.nodes[entity].get("type") in FIELD_TYPES[field]
-        return entity if ok else None
-
-    graph.graph["results"] = tuple(
-        Result(**{**r.__dict__, **{f: node(getattr(r, f), f) for f in FIELD_TYPES}})
-        for r in results if f"paper:{r.paper_id}" in graph)
 
 
 def results_of(graph: nx.DiGraph) -> tuple[Result, ...]:

@@ -16,13 +16,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from kg.errors import UserError
+from kg.graph.resolution import Resolution, graph_of
 from kg.extraction.interface import too_long
 from kg.io.readers import Corpus, read_corpus
 from kg.nlp import BLANK, DEFAULT_MODEL
 from kg.run.collector import build_scope, paused, settle
 from kg.run.engines import EngineOptions, ExtractSpec, WorkerSpec, model_fingerprint
 from kg.run.manifest import output_folder
-from kg.run.outputs import choose_writers, write_exports
+from kg.run.outputs import choose_writers, uses_layout, write_exports
 from kg.run.pipeline import BuildStats, assemble, extract_all
 from kg.run.timing import stage
 from kg.types import DEFAULT_BASE_IRI, DEFAULT_FORMATS
@@ -55,16 +56,21 @@ class BuildHooks:
 
 @dataclass
 class BuildReport:
-    """What a build did: the corpus, the graph and its figures, files written, warnings, timing."""
+    """What a build did: the corpus, its resolution and figures, files written, warnings, timing."""
 
     corpus: Corpus
     stats: BuildStats
-    graph: nx.DiGraph | None = None
+    resolution: Resolution | None = None
     outputs: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
     stages: dict[str, float] = field(default_factory=dict)
     cache: str | None = None
+
+    @property
+    def graph(self) -> nx.DiGraph | None:
+        """The networkx graph of the resolution (built on first use), None before resolution."""
+        return graph_of(self.resolution) if self.resolution is not None else None
 
 
 Inputs = Union[Sequence[Path], Corpus]
@@ -121,11 +127,13 @@ def build_stages(inputs: Inputs, config: BuildConfig, out_dir: Path | None, hook
         raise UserError(f"extraction failed for every paper ({len(failed)}){kept}; first: "
                         f"{failed[0].split('; the paper is kept')[0]}")
     with stage(stages, "resolve+graph"), paused():  # long-lived objects, no cyclic garbage (kg.run.collector)
-        graph, stats = assemble(corpus.papers, extractions, config.base_iri, len(corpus.skipped))
+        resolution, stats = assemble(corpus.papers, extractions, config.base_iri, len(corpus.skipped))
+        if any(uses_layout(write) for _, write in writers):
+            graph_of(resolution)  # built once, here, for the writers that need a graph (they share it)
     del extractions
     settle()
-    outputs = write_exports(graph, out_dir, writers, stages, processes=config.jobs) if out_dir is not None else []
-    report = BuildReport(corpus, stats, graph, outputs, warnings, stages=stages)
+    outputs = write_exports(resolution, out_dir, writers, stages, processes=config.jobs) if out_dir is not None else []
+    report = BuildReport(corpus, stats, resolution, outputs, warnings, stages=stages)
     if cache:
         report.cache = f"{cache.hits} reused, {cache.misses} extracted ({cache.corrupt} corrupt) in {cache.directory}"
     report.seconds = time.perf_counter() - started

@@ -5,8 +5,7 @@ from functools import partial
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
-import networkx as nx
-
+from kg.graph.resolution import Resolution, graph_of
 from kg.run.atomic import discard, temporary_path
 from kg.run.manifest import publish
 from kg.run.forked import ForkedError, can_fork, run_forked
@@ -53,9 +52,10 @@ def output_name(writer: str) -> str:
     return f"{OUTPUT_STEM}-{view}.{fmt}" if view else f"{OUTPUT_STEM}.{fmt}"
 
 
-def write_exports(graph: nx.DiGraph, out_dir: Path, writers: list[tuple[str, Callable]],
+def write_exports(resolution: Resolution, out_dir: Path, writers: list[tuple[str, Callable]],
                   stages: dict[str, float] | None = None, processes: int = 1) -> list[Path]:
-    """Write `graph.<format>` for each exporter, timing each into `stages`; forked in parallel if asked.
+    """Write `graph.<format>` of the resolution for each exporter, timing each into `stages`; forked in parallel if
+    asked.
 
     Each exporter writes a temporary file in `out_dir`; only when all have succeeded are they
     published together (`kg.run.manifest`): a failure (full disk) or a crash before that leaves the
@@ -67,7 +67,7 @@ def write_exports(graph: nx.DiGraph, out_dir: Path, writers: list[tuple[str, Cal
     temporary = {name: temporary_path(path) for name, path in paths.items()}
     name = ""
     try:
-        for name in run_writers(graph, writers, temporary, stages, processes):
+        for name in run_writers(resolution, writers, temporary, stages, processes):
             pass
     except ForkedError as error:
         discard(*temporary.values())
@@ -88,25 +88,28 @@ def write_exports(graph: nx.DiGraph, out_dir: Path, writers: list[tuple[str, Cal
     return list(paths.values())
 
 
-def run_writers(graph: nx.DiGraph, writers: list[tuple[str, Callable]], paths: dict[str, Path],
+def run_writers(resolution: Resolution, writers: list[tuple[str, Callable]], paths: dict[str, Path],
                 stages: dict[str, float], processes: int) -> Iterator[str]:
     """Run each writer on its path (forked when several may run at once), yielding each name as it starts."""
-    if processes > 1 and len(writers) > 1 and can_fork() and graph.number_of_nodes() <= PARALLEL_EXPORT_NODES:
+    nodes = len(resolution.papers) + len(resolution.entities)
+    if processes > 1 and len(writers) > 1 and can_fork() and nodes <= PARALLEL_EXPORT_NODES:
         writers = sorted(writers, key=lambda named: uses_layout(named[1]))  # stable: layout-free ones first
-        warm_up = partial(timed, stages, "layout", partial(warm_layout, graph))
+        resolution.tables  # noqa: B018  (derived before the fork: every writer reads them)
+        warm_up = partial(timed, stages, "layout", partial(warm_layout, resolution))
         with stage(stages, "exports (parallel wall)"):
-            seconds = run_forked({name: partial(write, graph, paths[name]) for name, write in writers}, processes,
+            seconds = run_forked({name: partial(write, resolution, paths[name]) for name, write in writers}, processes,
                                  warm_up if any(uses_layout(write) for _, write in writers) else None)
         stages.update((f"export {name}", value) for name, value in seconds.items())
         return
     for name, write in writers:
         yield name
         with stage(stages, f"export {name}"):
-            write(graph, paths[name])
+            write(resolution, paths[name])
 
 
-def warm_layout(graph: nx.DiGraph) -> None:
-    """The topics and GraphML's metrics of the full graph, computed before the writers fork (they share them)."""
+def warm_layout(resolution: Resolution) -> None:
+    """The graph, its topics and GraphML's metrics, computed before the layout writers fork (they share them)."""
+    graph = graph_of(resolution)
     node_metrics(graph, community=topic_communities(graph).community)
 
 

@@ -1,4 +1,4 @@
-"""Compose the stages: read -> parse -> extract -> resolve -> graph."""
+"""Compose the stages: read -> parse -> extract -> resolve (the `Resolution` the exporters read)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -6,13 +6,10 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable
 
-import networkx as nx
-
 from kg.extraction.interface import Extraction
-from kg.graph.build import DEFAULT_BASE_IRI
-from kg.graph.resolution import graph_of, resolve_corpus
+from kg.graph.resolution import Resolution, resolve_corpus
 from kg.run.engines import EngineOptions, WorkerSpec, run_extraction
-from kg.types import Paper
+from kg.types import DEFAULT_BASE_IRI, Paper
 
 if TYPE_CHECKING:
     from kg.cache.entries import PaperCache
@@ -61,11 +58,11 @@ def extract_all(papers: list[Paper], spec: WorkerSpec, options: EngineOptions,
 
 
 def assemble(papers: list[Paper], extractions: Iterable[Extraction], base_iri: str = DEFAULT_BASE_IRI,
-             skipped: int = 0) -> tuple[nx.DiGraph, BuildStats]:
-    """Resolve all extractions (in paper order) into one `Resolution`, and build the graph from it."""
-    resolution = resolve_corpus(papers, extractions)
-    graph = graph_of(resolution, base_iri, skipped)
+             skipped: int = 0) -> tuple[Resolution, BuildStats]:
+    """Resolve all extractions (in paper order) into one `Resolution`, the hand-off every exporter reads."""
+    resolution = resolve_corpus(papers, extractions, base_iri, skipped)
+    tables = resolution.tables
     stats = BuildStats(papers=len(papers), skipped=skipped, mentions=resolution.mentions,
                        entities=Counter(e.type for e in resolution.entities), links=len(resolution.links),
-                       relations=graph.number_of_edges() - len(resolution.links), results=len(graph.graph["results"]))
-    return graph, stats
+                       relations=sum(map(len, tables.relations.values())), results=len(tables.results))
+    return resolution, stats
