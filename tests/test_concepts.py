@@ -187,6 +187,17 @@ def test_a_name_several_papers_coin_is_one_node_per_coinage_and_users_keep_the_n
     assert len(established) == 1  # far more papers use the name than coin it: one thing
 
 
+def test_a_name_three_papers_coin_is_three_things_however_many_papers_use_it():
+    texts = {f"p{i}": f"We propose ZORBA, a novel zorb {kind}." for i, kind in enumerate(("planner", "parser", "painter"))}
+    texts |= {f"u{i}": "ZORBA is a baseline." for i in range(8)}
+    mentions = [at(p, t, "ZORBA", "method", "proposed" if p[0] == "p" else "used") for p, t in texts.items()]
+    entities, links, _ = resolve(mentions, papers=[Paper(p, t) for p, t in texts.items()])
+    proposers: dict[str, set[str]] = {}
+    for link in links:
+        proposers.setdefault(link.entity_id, set()).update([link.paper_id] if link.role == "proposed" else [])
+    assert len(entities) == 4 and sorted(map(len, proposers.values())) == [0, 1, 1, 1]
+
+
 def test_a_name_three_papers_propose_keeps_only_the_proposals_whose_text_coins_it():
     texts = {"p1": "We propose ZorbFuse, a novel fuser.", "p2": "Results with ZorbFuse are good.",
              "p3": "Here ZorbFuse is used.", "q1": "We use multi-zorb fusion.", "q2": "With multi-zorb fusion.",

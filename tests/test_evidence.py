@@ -27,6 +27,18 @@ def test_a_name_the_abstract_coins(name, coined):
     assert coined_here(TEXT, *span(name)) is coined
 
 
+@pytest.mark.parametrize(("text", "name", "coined"), [
+    ("After training, our QNNs are fed to a planner.", "QNNs", False),  # the paper's instances of a kind
+    ("Our QNN is fed to a planner.", "QNN", True),
+    ("We answer questions using a hard dataset called Zorbset, on which we win.", "Zorbset", False),
+    ("We evaluate on a benchmark called Zorbset.", "Zorbset", False),
+    ("We release a benchmark called Zorbset for planning.", "Zorbset", True),
+])
+def test_a_plural_acronym_or_a_name_called_after_a_word_of_use_is_not_coined(text, name, coined):
+    start = text.index(name)
+    assert coined_here(text, start, start + len(name)) is coined
+
+
 def test_a_span_starting_inside_a_hyphenated_word_reaches_back_to_its_start():
     text = "a multi-modal zorp and a self-driving car"
     assert hyphen_prefix(text, text.index("modal")) == text.index("multi")

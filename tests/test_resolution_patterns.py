@@ -56,6 +56,7 @@ def test_a_bound_definition_needs_about_a_word_per_capital(short, long, spelled)
     (("zorbic gradient method", "zorbic gradient descent"), "method", 1),
     (("zorbic gradient algorithms", "zorbic gradient descent"), "method", 1),
     (("zorbic gradient", "zorbic gradient descent"), "model", 2),
+    (("gradient method", "gradient descent"), "method", 1), (("gradient", "gradient descent"), "method", 2),
 ])
 def test_one_concept_written_with_another_ending_word_is_one_node(forms, entity_type, nodes):
     entities, _, _ = resolve([plain("p1", forms[0], entity_type), plain("p2", forms[1], entity_type)])
@@ -225,3 +226,17 @@ def test_a_bare_measure_word_is_no_metric_node(written, kept):
 def test_the_amazon_review_data_is_one_dataset_however_papers_write_it(forms):
     entities, _, _ = resolve([plain("p1", forms[0], "dataset"), plain("p2", forms[1], "dataset")])
     assert len(entities) == 1
+
+
+@pytest.mark.parametrize(("written", "entity_type", "label"), [
+    ("Zorb reviews", "dataset", "Zorb Reviews"), ("zorb Reviews", "dataset", "Zorb Reviews"),
+    ("Zorb review", "dataset", "Zorb Reviews"),  # a dataset's name: the gazetteer's spelling, in any case or number
+    ("zorb vectors", "method", "zorb vector"),  # a lower-case concept keeps its singular label
+])
+def test_a_dataset_label_is_the_gazetteer_spelling_whatever_case_or_number_papers_write(written, entity_type, label):
+    from kg.graph.knowledge import build_knowledge
+
+    gazetteer = [{"name": "Zorb Reviews", "type": "dataset"}, {"name": "zorb vectors", "type": "method"}]
+    knowledge = build_knowledge(gazetteer, [], surface_key)
+    mentions = [plain("p1", written, entity_type), plain("p2", written, entity_type)]
+    assert [e.label for e in resolve(mentions, knowledge=knowledge)[0]] == [label]

@@ -58,7 +58,8 @@ def split_coinages(groups: dict[str, list[Mention]], members: dict[str, list[str
     for key, group in groups.items():
         papers = coiners(group, texts) if named(group) and not known_entry(members[key], knowledge) else []
         users = len({m.paper_id for m in group}) - len(papers)
-        if len(papers) < 2 or users > len(papers):  # more papers use it than coin it: an established name
+        # more papers use a name than the two that coin it: an established name; three coinages are three things
+        if len(papers) < 2 or users > len(papers) and len(papers) < MANY_CLAIMS:
             out[key], keys[key] = group, members[key]
             continue
         first = min(papers, key=lambda p: (years.get(p) or 0, p))

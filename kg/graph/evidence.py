@@ -46,6 +46,9 @@ OBJECT = re.compile(r"(?:\bwe\s+(?:\w+\s+)?(?:propose|introduce|present|develop|
                     r"\s+(?:(?:a|an|the)\s+)?(?:(?:novel|new|simple|first|unified|general)\s+)*"
                     r"|\bour\s+(?:(?:proposed|new|novel)\s+)?)$", re.I)  # we propose X, our X
 OBJECT_END = re.compile(r"\s*(?:[,.;:()\[]|$|(?:that|which|to|for|with|in|on|by|as|and|is|are|via|from)\b)")
+PLURAL_ACRONYM = re.compile(r"[A-Z][A-Z0-9-]*[A-Z]s")  # BNNs, AEs, GANs
+USED_BEFORE = re.compile(r"\b(?:using|use|uses|used|on|from|adopt|adopts|adopting|employ|employs|employing)"
+                         r"\s+(?:(?:a|an|the)\s+)?(?:[\w-]+\s+){0,4}?[\w-]+\s*$", re.I)  # `using a ... dataset` called X
 NOVEL_AFTER = re.compile(r"\s*(?:\([^()]{0,60}\)\s*)?[,:]\s*(?:a|an)\s+(?:novel|new)\b", re.I)  # X, a novel method
 WINDOW = 160  # characters read before and after a mention
 NUMBER_FORMAT_BEFORE = re.compile(r"\b(?:low|lower|full|half|mixed|single|double|reduced|arbitrary|fixed|finite|limited|"
@@ -73,9 +76,15 @@ def head_type(head: str) -> str | None:
 
 def coined_here(text: str, start: int, end: int) -> bool:
     """Whether the abstract presents the name at [start, end) as its own: `termed X`, `a new method, X`,
-    `X, a novel ...`, or `we propose X` / `our X` when X is the whole object (not `we propose a KV cache policy`)."""
+    `X, a novel ...`, or `we propose X` / `our X` when X is the whole object (not `we propose a KV cache policy`).
+    An acronym in the plural names instances of a kind (`our BNNs`, `our AEs`), and a name `called` after a word of
+    use names an existing thing (`using a challenging dataset called CLEVR`): neither is coined."""
     before, after = text[max(0, start - WINDOW):start], text[end:end + WINDOW]
-    if NAMED.search(before) or NOVEL_AFTER.match(after):
+    if PLURAL_ACRONYM.fullmatch(text[start:end]):
+        return False
+    if (named := NAMED.search(before)) and not USED_BEFORE.search(before[:named.start()]):
+        return True
+    if NOVEL_AFTER.match(after):
         return True
     return bool(OBJECT.search(before) and OBJECT_END.match(after))
 

@@ -135,8 +135,8 @@ def choose_label(forms: Counter, papers: Counter, proper: bool = False, known: s
     elif SPELLED_ACRONYM.fullmatch(best) and spelled and not known_short and (
             known or not short_preferred(pools, best, spelled, papers)):
         best = pick(spelled)
-    if known and known in pools.get(match_key(best), ()):
-        return known
+    if known and (known in pools.get(match_key(best), ()) or proper and match_key(known) == match_key(best)):
+        return known  # a dataset: the gazetteer's spelling of the name papers write in any case or number (Amazon Reviews)
     return best
 
 

@@ -125,7 +125,7 @@ SAME_ENDINGS = (  # (ending, ending, the types both keys must have): one concept
     ("measure", "score", {"metric"}),  # F-measure, F-score
     ("gradient", "gradientdescent", {"method"}),  # stochastic gradient (methods), stochastic gradient descent
     ("gradientmethod", "gradientdescent", {"method"}),  # natural gradient method, natural gradient descent
-    ("gradientalgorithm", "gradientdescent", {"method"}),
+    ("gradientalgorithm", "gradientdescent", {"method"}),  # gradient algorithm (no stem needed), gradient descent
 )
 
 
@@ -138,7 +138,9 @@ def ending_pairs(keys: Collection[str], known: Callable[[str], str], type_of: Ca
     for key in sorted(keys):
         for ending, other, types in SAME_ENDINGS:
             stem = key[:-len(ending)]
-            if not key.endswith(ending) or not stem or stem.endswith("neural") or key in generic:
+            # `gradient method` needs no stem to be gradient descent; `gradient` or `network` alone names no concept
+            bare = not stem and not ending.endswith(("method", "algorithm"))
+            if not key.endswith(ending) or bare or stem.endswith("neural") or key in generic:
                 continue
             target = known(stem + other)
             if target in keys and target != key and target not in generic and {type_of(key), type_of(target)} <= types \
