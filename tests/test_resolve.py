@@ -138,7 +138,8 @@ def test_labels_are_repaired(name, label):
 
 @pytest.mark.parametrize("name", ["Zorp (ZP), and Common Glorps in Context", "ZP, IMDz), glorp classification",
                                   "Zorblat 2016", "Zorblat and Quux (2019)", "Zorblat et al. 2021",
-                                  "Glorp(GL", "d^2) per zorp instead of O", "glorp, we propose zorp", "&amp;}"])
+                                  "Glorp(GL", "d^2) per zorp instead of O", "glorp, we propose zorp", "&amp;}",
+                                  "https://github.com/zorb/glorp", "www.zorb.org", "github.com/zorb/glorp"])
 def test_debris_is_dropped(name):
     entities, links, _ = resolve([mention("p1", name)])
     assert entities == [] and links == []

@@ -30,6 +30,7 @@ EVALUATIVE = re.compile(r"^(?:good|better|improved|novel|superior|excellent|rema
 DANGLING = re.compile(r"\s(?:of|for|in|on|with|from|under|over|to|by|and|or|the|a|an|via|between|than)$", re.I)
 CITATION = re.compile(r"^[A-Z][a-z]+(?:(?: and| &) [A-Z][a-z]+| et al\.?)? \(?(?:19|20)\d\d[a-z]?\)?$")  # McCallum 2016
 BRACKETS = ("()", "[]", "{}")
+WEB_ADDRESS = re.compile(r"\b(?:https?://|www\.)|\.(?:com|org|io)/", re.I)
 LEADING_DEBRIS = re.compile(  # "% accuracy" of "95.1% accuracy", "+4.2% gains", "-shot": not where a name starts
     r"(?:[^\w(\[\s\u201c\u2018\"'][^\w(\[\u201c\u2018\"']*|\d+(?:[.,]\d+)*\s*(?:%|\u00d7|x\b)|\d+[.,]\d+(?=\s))\s*")
 
@@ -73,6 +74,8 @@ def label_problems(label: str) -> list[str]:
         found.append("sentence fragment")
     if CITATION.match(label):
         found.append("citation")
+    if WEB_ADDRESS.search(label):
+        found.append("web address")  # `https://github.com/...`: where the code is, not a name
     if label != label.strip(EDGE_JUNK) or not any(c.isalnum() for c in label) or debris_start(label):
         found.append("edge punctuation")
     return found
