@@ -28,7 +28,7 @@ DEFAULT_EXTRACTORS = PRESETS["default"]
 DEFAULT_COMBINER = "rules"  # when no combiner is named (`--extractors rules`, or a list of extractors)
 DEFAULT_RELATORS = ("sentence_cues",)  # the cue-word relator, for combiners without a trained relation head
 RELATORS = {"encoder": ("encoder_relations",)}  # a combiner's own relators: the relation head over its states
-VERSION = "0.9.1"  # bump when extraction output changes (part of cache keys)
+VERSION = "0.9.2"  # bump when extraction output changes (part of cache keys)
 Folds = tuple[tuple[str, tuple[str, ...]], ...]  # (weights file, ids of the papers it scores) per fold
 
 

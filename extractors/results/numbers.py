@@ -1,8 +1,10 @@
 """Every number of an abstract's clean text with its unit and what qualifies it (pure: text in, numbers out).
 
-A number is written digits (`95.12`, `1,000`, `+1.91`, `−0.4`, `.85`); a range (`23.56-26.36 dB`, `6–8`,
-`from 0.73 to 0.92`) gives both ends, the low end bounded `at least`, the high end `up to`, both with the
-range's unit. Digits inside a name (`ResNet-18`, `GPT-5.4`, `3D`, `6G`, `F1`) are not numbers; neither are
+A number is written digits (`95.12`, `1,000`, `+1.91`, `−0.4`, `.85`); a range gives both ends, the low end
+bounded `at least`, the high end `up to`, both with the range's unit. A range is the span of values one quantity
+takes: `23.56-26.36 dB`, `6–8`, `between 85% and 96%`, `ranging from 0.73 to 0.92`, and `69% to 109%` (rising, in
+a clause without a `from`); `improves P@10 from 0.77 to 0.86` and `falls 20.2% to 12.4%` are a before and an after
+(two scores, unbounded), as the gold results read them. Digits inside a name (`ResNet-18`, `GPT-5.4`, `3D`, `6G`, `F1`) are not numbers; neither are
 citation marks or enumerations (`[12]`, `(ii)`). Units follow the gold conventions (RESULTS.md): `%`,
 `points` (percentage points, pp), `x` (times), and the measurement units written after the number."""
 from __future__ import annotations
@@ -29,6 +31,9 @@ UNIT = re.compile(r"\s?(" + "|".join(re.escape(u) for u in sorted(UNIT_WORDS, ke
 TIGHT_UNITS = {"%", "×", "x", "-fold"}  # units that may touch the number; the others after a space or not
 RANGE = re.compile(r"\s?(?:[-–—]|to|and)\s?$")
 FROM = re.compile(r"\bfrom\s+$", re.IGNORECASE)
+SPAN_FROM = re.compile(r"\b(?:rang(?:e|es|ed|ing)|var(?:y|ies|ied|ying)|spann?(?:s|ed|ing)?)\s+from\s+$", re.IGNORECASE)
+BETWEEN = re.compile(r"\bbetween\s+$", re.IGNORECASE)
+CLAUSE = re.compile(r"[.;:!?](?:\s|$)|\n")  # what ends a clause for a 'from' before 'X to Y'
 ENUMERATION = re.compile(r"[\[(]\s*$")
 LIST = re.compile(r"\s*(?:,|,?\s*and|,?\s*or|/)\s*")
 SPREAD = re.compile(r"\s*(?:±|\+-|\+/-)\s*")
@@ -121,14 +126,29 @@ def with_lists(text: str, numbers: list[Number]) -> list[Number]:
     return out
 
 
+def is_range(text: str, low: Number, high: Number) -> bool:
+    """Whether two numbers in a row are the ends of one range (see the module docstring)."""
+    gap = text[low.unit_end:high.start]
+    if not RANGE.fullmatch(gap):
+        return False
+    word, before = gap.strip().lower(), text[max(0, low.start - 24):low.start]
+    if word in ("-", "–", "—", ""):
+        return True
+    if word == "and":
+        return bool(BETWEEN.search(before))
+    if FROM.search(before):
+        return bool(SPAN_FROM.search(before))
+    clause = text[max(0, low.start - 300):low.start]
+    starts = [m.end() for m in CLAUSE.finditer(clause)]
+    return low.decimal < high.decimal and not re.search(r"\bfrom\b", clause[starts[-1] if starts else 0:], re.I)
+
+
 def with_ranges(text: str, numbers: list[Number]) -> list[Number]:
-    """Numbers with the bounds of the ranges they form ('6–8', '20.00-107.77 KiB', 'from 0.73 to 0.92')."""
+    """Numbers with the bounds of the ranges they form ('6–8', '20.00-107.77 KiB', 'between 85% and 96%')."""
     out = list(numbers)
     for i in range(len(out) - 1):
         low, high = out[i], out[i + 1]
-        gap = text[low.unit_end:high.start]
-        joined = RANGE.fullmatch(gap) and (gap.strip() in "-–—" or FROM.search(text[max(0, low.start - 6):low.start]))
-        if not joined or low.bound or (low.unit and high.unit and low.unit != high.unit):
+        if low.bound or (low.unit and high.unit and low.unit != high.unit) or not is_range(text, low, high):
             continue
         unit = low.unit or high.unit
         out[i] = Number(low.start, low.end, low.value, unit, low.unit_end, "at least")
