@@ -84,16 +84,16 @@ def abstracts_of(items: list, spacy_model: str, say: Say, relations: dict[str, l
     from kg.extractors.model.crossval import each_example
     from kg.extractors.model.spans import candidate_ranges
 
-    found_pairs = []
+    abstracts = []
     for (_, record, paper), (doc, context, found, example) in zip(items, each_example(items, spacy_model, None, say)):
-        pairs = None
+        text, pairs = doc_text(doc), None
         if relations is not None and paper.id in relations:
             from kg.extractors.encoder.pair_training import gold_pairs
 
-            pairs = gold_pairs(doc_text(doc), record, relations[paper.id], list(sentence_bounds(doc)),
+            pairs = gold_pairs(text, record, relations[paper.id], list(sentence_bounds(doc)),
                                tuple((a.short, a.long) for a in context.abbreviations))
-        found_pairs.append(Abstract(doc_text(doc), char_spans(doc, candidate_ranges(doc, found)), example, pairs))
-    return found_pairs
+        abstracts.append(Abstract(text, char_spans(doc, candidate_ranges(doc, found)), example, pairs))
+    return abstracts
 
 
 def fine_tune(items: list, out: Path, spacy_model: str, base: Path | None, say: Say,
@@ -128,11 +128,10 @@ def fit_and_write(abstracts: list[Abstract], base: Path, out: Path, say: Say, ep
     batches = [batch_of(tokenizer, a) for a in abstracts]
     torch.manual_seed(0)
     paired = [a.pairs for a in abstracts if a.pairs is not None]
-    pairs = bool(paired)
-    if pairs:
+    if paired:
         say(f"relation objective on {len(paired)} abstracts: {sum(len(g.pairs) for g in paired):,} gold-entity pairs, "
             f"{sum(sum(g.labels) for g in paired):,} stated")
-    model = SpanScorer(AutoModel.from_pretrained(str(base)), (1 << BITS) if sparse else 0, frozen=FROZEN, pairs=pairs)
+    model = SpanScorer(AutoModel.from_pretrained(str(base)), (1 << BITS) if sparse else 0, frozen=FROZEN, pairs=bool(paired))
     fit(model, batches, epochs=epochs, lr=LEARNING_RATE, log=say)
     say(f"fine-tuned on {len(abstracts)} abstracts in {time.perf_counter() - started:.0f} s")
     linear = train([a.example for a in abstracts]) if blend < 1 else None
@@ -168,10 +167,9 @@ def fine_tune_folds(items: list, folds: int, folder: Path, spacy_model: str, bas
 
 def batch_of(tokenizer, abstract: Abstract):
     """The training tensors of one abstract."""
+    from kg.extractors.encoder.pair_training import pair_batch
     from kg.extractors.encoder.pieces import pieces_of
     from kg.extractors.encoder.training import make_batch
-
-    from kg.extractors.encoder.pair_training import pair_batch
 
     e, f = abstract.example, abstract.example.features
     pieces = pieces_of(tokenizer, abstract.text)

@@ -10,7 +10,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from kg.extractors.encoder.pairs import RELATIONS, SPARSE, Concept, Pair, Span, pair_features, sentence_indices
+from kg.extractors.encoder.pairs import (RELATIONS, SPARSE, Concept, Pair, Span, between_pieces, pair_features,
+                                        sentence_indices)
 from kg.extractors.encoder.pieces import Pieces, span_pieces
 from kg.extractors.encoder.relation_head import RelationHead
 
@@ -51,11 +52,9 @@ def between_weights(pieces: Pieces, spans: list[Span], pairs: list[Pair], senten
     out = np.zeros((len(pairs), len(pieces.ids)), dtype=np.float32)
     sent = sentence_indices(sentences, spans)
     for p, pair in enumerate(pairs):
-        a, b = spans[pair.head_span], spans[pair.tail_span]
         if sent[pair.head_span] != sent[pair.tail_span]:
             continue
-        lo, hi = (a, b) if a.start <= b.start else (b, a)
-        inside = (pieces.offsets[:, 0] >= lo.end) & (pieces.offsets[:, 1] <= hi.start)
+        inside = between_pieces(pieces, spans[pair.head_span], spans[pair.tail_span])
         if inside.any():
             out[p, inside] = 1.0 / inside.sum()
     return out

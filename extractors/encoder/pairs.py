@@ -236,12 +236,17 @@ def span_vectors(pieces: Pieces, states: np.ndarray, spans: list[Span]) -> np.nd
     return vectors
 
 
+def between_pieces(pieces: Pieces, a: Span, b: Span) -> np.ndarray:
+    """(pieces,) bool: the pieces lying wholly between two spans."""
+    lo, hi = (a, b) if a.start <= b.start else (b, a)
+    return (pieces.offsets[:, 0] >= lo.end) & (pieces.offsets[:, 1] <= hi.start)
+
+
 def between_vector(pieces: Pieces, states: np.ndarray, a: Span, b: Span, same_sentence: bool) -> np.ndarray:
     """The mean state of the pieces between two spans of one sentence (zeros otherwise or when none)."""
     if not same_sentence or not len(states):
         return np.zeros(states.shape[1], dtype=np.float32)
-    lo, hi = (a, b) if a.start <= b.start else (b, a)
-    inside = (pieces.offsets[:, 0] >= lo.end) & (pieces.offsets[:, 1] <= hi.start)
+    inside = between_pieces(pieces, a, b)
     return states[inside].mean(axis=0) if inside.any() else np.zeros(states.shape[1], dtype=np.float32)
 
 
