@@ -107,17 +107,21 @@ def extract_spec(names: tuple[str, ...] = (), weights: Path | None = None, folds
     `folds`: cross-validation's weights per paper instead of one `weights` file). The combiner is made once
     here, so an unknown name or a bad weights file fails before any work; the combiner's `fingerprint` (its
     weights' digest and the libraries that run them; else a weights file's digest) joins the version, so the cache
-    tells weights apart and a combiner without weights (`rules`) does not depend on any."""
+    tells weights apart and a combiner without weights (`rules`) does not depend on any; so does the digest of the
+    results step's weights, so retrained results weights are never read from entries of the old ones."""
+    from kg.extractors.results.model import default_path as results_weights
     from kg.run.engines import ExtractSpec
 
     names = names or DEFAULT_EXTRACTORS
     combiner_name = expand(names)[1]
     combiner = lookup(combiners, combiner_name)(weights)
     make_relators(None, combiner_name, weights)
+    results = f"+results-{digest(results_weights())}"  # the results step's shipped weights (not part of the code)
     if folds is not None:
-        return ExtractSpec(fold_extract, args=(names,), kwargs=(("folds", folds),), version=f"{VERSION}+cv{len(folds)}")
+        return ExtractSpec(fold_extract, args=(names,), kwargs=(("folds", folds),),
+                           version=f"{VERSION}+cv{len(folds)}{results}")
     kwargs = (("weights", str(weights)),) if weights is not None else ()
     keyed = getattr(combiner, "fingerprint", None) or (digest(weights) if weights is not None and weights.exists()
                                                         else None)
-    version = f"{VERSION}+{keyed}" if keyed else VERSION
+    version = (f"{VERSION}+{keyed}" if keyed else VERSION) + results
     return ExtractSpec(build_extract, args=(names,), kwargs=kwargs, version=version)

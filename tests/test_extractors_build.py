@@ -50,7 +50,8 @@ def test_extract_spec_is_one_setup_for_every_command(tmp_path):
 
     default = extract_spec()
     assert default.args == (DEFAULT_EXTRACTORS,) and default.kwargs == () and default.version.startswith(VERSION + "+")
-    assert extract_spec(("rules",)).version == VERSION  # the encoder's weights and libraries key only its setups
+    rules = extract_spec(("rules",)).version  # the encoder's weights and libraries key only its setups
+    assert rules.startswith(VERSION + "+results-") and rules.count("+") == 1  # the results weights key every one
     copy = tmp_path / "w.npz"
     copy.write_bytes(default_path().read_bytes())
     chosen = extract_spec(("fast",), copy)
@@ -62,6 +63,18 @@ def test_extract_spec_is_one_setup_for_every_command(tmp_path):
     assert extract_spec(("rules",), bad).args == (("rules",),)  # the rules read no weights
     with pytest.raises(UnknownNameError, match="presets: default, fast, rules"):
         extract_spec(("nonsense",))
+
+
+@pytest.mark.parametrize("names", [("rules",), ("fast",)])
+def test_retrained_results_weights_key_the_extraction_anew(tmp_path, monkeypatch, names):
+    import kg.extractors.results.model as results_model
+    from kg.extractors import extract_spec
+
+    shipped = extract_spec(names).version
+    other = tmp_path / "results_model.json"
+    other.write_bytes(results_model.default_path().read_bytes() + b" ")
+    monkeypatch.setattr(results_model, "default_path", lambda: other)
+    assert extract_spec(names).version != shipped
 
 
 def run(parse, extract, raw: str) -> set[tuple[str, str, str]]:
