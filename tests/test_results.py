@@ -221,6 +221,7 @@ def test_the_leaderboards_tab_escapes_the_abstract_text() -> None:
     ("score", "101.5", "%", "top-1 accuracy", True), ("score", "99.5", "%", "accuracy", False),
     ("score", "-0.4", "%", "error rate", True), ("change", "-0.4", "%", "error rate", False),
     ("score", "250", "", "FID", False), ("score", "-3", "", "FID", True),
+    ("score", "109", "%", "relative accuracy", False), ("score", "104", "%", "accuracy retention", False),
 ])
 def test_lint_flags_impossible_values(kind: str, value: str, unit: str, metric: str, flagged: bool) -> None:
     assert (problem(Reading("r", kind, Decimal(value), unit, metric)) is not None) == flagged

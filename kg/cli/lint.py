@@ -19,9 +19,11 @@ def lint_command(
     as_json: bool = typer.Option(False, "--json", help="Print every finding as JSON."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 on orphans or suspicious labels."),
 ) -> None:
-    """Audit a built graph's entities: orphans, odd labels, duplicates, shared acronyms, generic names, hubs, and
-    what a researcher checks first: types the gazetteer contradicts, fragment or adjective labels, acronyms
-    spelled out differently, well-known or widely named entities that papers "propose".
+    """Audit a built graph: what a researcher checks first, counted among the top entities per type.
+
+    Types the gazetteer contradicts, fragment or adjective labels, acronyms spelled out differently, case
+    collisions, names proposed by several papers, split definitions, generic aliases of named entities,
+    well-known entities that papers "propose"; orphans, duplicates, shared acronyms, generic names, hubs.
 
     Orphans: entities no paper names. Odd labels: labels that are not names. Impossible values: reported
     results no measurement can take (an accuracy above 100%, a negative error rate), read from graph.ttl beside

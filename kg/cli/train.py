@@ -52,8 +52,10 @@ def train_command(
                                                 "results file; GOLD gives the abstracts and their gold entities. "
                                                 "--out is then a .json file."),
 ) -> None:
-    """Train the span model, or fine-tune the encoder, on gold files (deterministic: the same files give the
-    same weights)."""
+    """Train on gold files: the span model, the encoder, the relation head or the results model.
+
+    Deterministic: the same files give the same weights.
+    """
     from kg.extractors.model.crossval import held_in, train_on
     from kg.extractors.model.weights import save_model, trained_path
     from kg.quality.gold import read_files
