@@ -16,7 +16,7 @@ from kg.extraction.interface import Extraction
 from kg.exporters.leaderboards import leaderboards, render_leaderboards
 from kg.exporters.rdf import MLKG, to_rdflib
 from kg.extractors.results.model import ResultsModel, load, to_json
-from kg.extractors.results.numbers import find_numbers
+from kg.extractors.results.numbers import find_numbers, worded_bound
 from kg.extractors.results.model import LABELS
 from kg.extractors.results.training import Example, gold_of, train
 from kg.graph.resolution import Resolution, graph_of
@@ -53,8 +53,18 @@ def test_numbers_carry_units_signs_and_range_bounds(text: str, expected: list) -
     assert [(n.value, n.unit, n.bound) for n in find_numbers(text)] == expected
 
 
+@pytest.mark.parametrize("text, bound", [
+    ("gains of up to 12%", "up to"), ("over 90% of the cases", "over"), ("approximately 3 ms", "about"),
+    ("at least 0.8", "at least"), ("≥ 0.8", "at least"), ("up to ~66%", "up to"), ("~4x faster", "about"),
+    ("no more than 2 errors", "no more than"), ("reaches 95.1%", None), ("turnover 5", None),
+])
+def test_words_right_before_a_number_bound_it(text: str, bound: str | None) -> None:
+    number = find_numbers(text)[-1]
+    assert worded_bound(text, number.start) == bound
+
+
 @pytest.mark.parametrize("text", ["ResNet-18 and GPT-5.4", "a 3D scene", "F1 on 6G networks", "see [12]",
-                                  "version 1.5.2", "a 7B model"])
+                                  "version 1.5.2", "a 7B model", "P@10 and Recall@5", "mAP@0.5", "pass@1"])
 def test_digits_of_names_citations_and_versions_are_not_numbers(text: str) -> None:
     assert find_numbers(text) == []
 
@@ -207,6 +217,14 @@ def test_leaderboards_rank_by_the_metric_direction_and_need_two_scores() -> None
     assert set(boards) == {"FID", "novelty"}
     assert [r.text for r in boards["FID"].rows] == ["2.4", "3.1"] and boards["FID"].direction == "lower"
     assert [r.text for r in boards["novelty"].rows] == ["12", "9"] and boards["novelty"].direction is None
+
+
+def test_a_leaderboard_never_ranks_scores_of_two_units_together() -> None:
+    graph = graph_of(with_results(("97.2", "%", "top-1", "method:alphanet"), ("96.0", "%", "top-1", "model:betamodel"),
+                                  ("5.7", "cm", "top-1", "method:alphanet"), ("4.2", "cm", "top-1", "model:betamodel"),
+                                  ("0.9", "", "top-1", "model:betamodel")))
+    boards = {(b.metric, b.unit): [r.text for r in b.rows] for b in leaderboards(graph)}
+    assert boards == {("top-1", "%"): ["97.2", "96.0"], ("top-1", "cm"): ["5.7", "4.2"]}
 
 
 def test_the_leaderboards_tab_escapes_the_abstract_text() -> None:

@@ -12,7 +12,7 @@ from kg.extraction.results import CandidateResult
 from kg.extractors.results.features import number_features
 from kg.extractors.results.fields import read_fields
 from kg.extractors.results.model import LABELS, ResultsModel, load
-from kg.extractors.results.numbers import Number, find_numbers
+from kg.extractors.results.numbers import Number, find_numbers, worded_bound
 
 ResultsFn = Callable[[Doc, DocContext, list[Candidate], Sequence[CandidateRelation]], list[CandidateResult]]
 
@@ -58,7 +58,8 @@ def read_results(model: ResultsModel, doc: Doc, mentions: Sequence[Candidate],
         before = found[-1] if found and sentence_of(found[-1].start) == sentence_of(number.start) else None
         if not f.metric_name and before is not None:  # '95.1% accuracy, against 90.5% for X': the same measure
             f = replace(f, metric=before.metric, metric_name=before.metric_name)
-        found.append(CandidateResult(number.start, number.end, kind, number.unit, f.metric_name, number.bound,
+        found.append(CandidateResult(number.start, number.end, kind, number.unit, f.metric_name,
+                                     number.bound or worded_bound(doc.text, number.start),
                                      f.setting, f.proposal, f.subject, f.metric, f.dataset, f.task, f.against,
                                      result, f.dataset_name))
     return found

@@ -4,8 +4,10 @@ A number is written digits (`95.12`, `1,000`, `+1.91`, `−0.4`, `.85`); a range
 bounded `at least`, the high end `up to`, both with the range's unit. A range is the span of values one quantity
 takes: `23.56-26.36 dB`, `6–8`, `between 85% and 96%`, `ranging from 0.73 to 0.92`, and `69% to 109%` (rising, in
 a clause without a `from`); `improves P@10 from 0.77 to 0.86` and `falls 20.2% to 12.4%` are a before and an after
-(two scores, unbounded), as the gold results read them. Digits inside a name (`ResNet-18`, `GPT-5.4`, `3D`, `6G`, `F1`) are not numbers; neither are
-citation marks or enumerations (`[12]`, `(ii)`). Units follow the gold conventions (RESULTS.md): `%`,
+(two scores, unbounded), as the gold results read them; words right before a number bound it (`up to 12%`,
+`over 90%`, `approximately 3 ms` is `about`, `≥ 0.8` is `at least`: `worded_bound`). Digits inside a name
+(`ResNet-18`, `GPT-5.4`, `3D`, `6G`, `F1`, `P@10`, `mAP@0.5`) are not numbers; neither are citation marks or
+enumerations (`[12]`, `(ii)`). Units follow the gold conventions (RESULTS.md): `%`,
 `points` (percentage points, pp), `x` (times), and the measurement units written after the number."""
 from __future__ import annotations
 
@@ -37,6 +39,18 @@ CLAUSE = re.compile(r"[.;:!?](?:\s|$)|\n")  # what ends a clause for a 'from' be
 ENUMERATION = re.compile(r"[\[(]\s*$")
 LIST = re.compile(r"\s*(?:,|,?\s*and|,?\s*or|/)\s*")
 SPREAD = re.compile(r"\s*(?:±|\+-|\+/-)\s*")
+# Words that qualify the number right after them, as the gold `bound` writes them ('approximately' is 'about'), and
+# symbols read as those words; a symbol after the words ('up to ~66%') leaves the words' bound.
+BOUND_WORDS = {w: w for w in ("up to", "at least", "at most", "no more than", "no less than", "more than",
+                              "greater than", "less than", "fewer than", "over", "above", "below", "under",
+                              "exceeding", "within", "about", "nearly", "almost", "as low as", "as high as",
+                              "as little as")}
+BOUND_WORDS.update({"approximately": "about", "roughly": "about", "around": "about"})
+BOUND_SYMBOLS = {"~": "about", "≈": "about", "∼": "about", "≥": "at least", ">=": "at least", "≤": "at most",
+                 "<=": "at most", ">": "over", "<": "below"}
+WORDED_BOUND = re.compile(r"(?:(?<![\w-])(" + "|".join(map(re.escape, sorted(BOUND_WORDS, key=len, reverse=True)))
+                          + r")\s+)?(" + "|".join(map(re.escape, sorted(BOUND_SYMBOLS, key=len, reverse=True)))
+                          + r")?\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, order=True)
@@ -66,6 +80,14 @@ def to_decimal(value: str) -> Decimal:
         return Decimal(0)
 
 
+def worded_bound(text: str, start: int) -> str | None:
+    """The bound the words right before a number at `start` give it ('up to 12%', 'over 90%', '≥ 0.8'), or None."""
+    match = WORDED_BOUND.search(text[max(0, start - 20):start])
+    if match.group(1):
+        return BOUND_WORDS[match.group(1).lower()]
+    return BOUND_SYMBOLS.get(match.group(2) or "")
+
+
 def unit_after(text: str, end: int) -> tuple[str, int]:
     """The unit written right after a number ending at `end` (gold spelling, its end), or ("", end)."""
     match = UNIT.match(text, end)
@@ -81,9 +103,9 @@ def unit_after(text: str, end: int) -> tuple[str, int]:
 
 
 def in_name(text: str, start: int, end: int) -> bool:
-    """Whether the digits at [start, end) belong to a name ('ResNet-18', 'GPT-5.4', 'v2', '3D', 'F1')."""
+    """Whether the digits at [start, end) belong to a name ('ResNet-18', 'GPT-5.4', 'v2', '3D', 'F1', 'P@10')."""
     before = text[max(0, start - 2):start]
-    if re.search(r"[A-Za-z]-?$", before) and not re.search(r"(?:^|\s)[xX×]$", before):
+    if re.search(r"[A-Za-z]-?$|\w@$", before) and not re.search(r"(?:^|\s)[xX×]$", before):
         return True
     return bool(re.match(r"[A-Za-z]", text[end:end + 1]) and not unit_after(text, end)[0])
 

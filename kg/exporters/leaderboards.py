@@ -1,5 +1,5 @@
-"""Leaderboards from the graph's results: per dataset and metric with at least two scores, the scores ranked
-best first by the metric's direction (kg.graph.results.direction; unknown: higher first, and said), and the
+"""Leaderboards from the graph's results: per dataset, metric and unit with at least two scores (a board never
+ranks 97.2% against 5.7 cm, nor a fraction against a percent), the scores ranked best first by the metric's direction (kg.graph.results.direction; unknown: higher first, and said), and the
 page's Leaderboards tab as HTML (every text escaped; rows carry `data-node` so a click opens the paper)."""
 from __future__ import annotations
 
@@ -18,11 +18,12 @@ ROWS_SHOWN = 50
 
 @dataclass(frozen=True)
 class Board:
-    """One leaderboard: a dataset node, the metric (as worded, or the metric entity's label), its direction
-    ('higher', 'lower' or None: unknown) and the ranked scores."""
+    """One leaderboard: a dataset node, the metric (as worded, or the metric entity's label), the unit its scores
+    share ('' for none), its direction ('higher', 'lower' or None: unknown) and the ranked scores."""
 
     dataset: str
     metric: str
+    unit: str
     direction: str | None
     rows: tuple[Result, ...]
 
@@ -35,14 +36,15 @@ def metric_of(G: nx.DiGraph, result: Result) -> str:
 
 
 def leaderboards(G: nx.DiGraph, min_rows: int = MIN_ROWS) -> list[Board]:
-    """Every (dataset, metric) with at least `min_rows` scores, most scores first (ties: dataset, metric)."""
-    grouped: dict[tuple[str, str], list[Result]] = {}
-    names: dict[tuple[str, str], str] = {}
+    """Every (dataset, metric, unit) with at least `min_rows` scores, most scores first (ties: dataset, metric,
+    unit)."""
+    grouped: dict[tuple[str, str, str], list[Result]] = {}
+    names: dict[tuple[str, str, str], str] = {}
     for r in results_of(G):
         metric = metric_of(G, r)
         if r.kind != "score" or not r.dataset or not metric:
             continue
-        key = (r.dataset, metric.casefold())
+        key = (r.dataset, metric.casefold(), r.unit)
         grouped.setdefault(key, []).append(r)
         names.setdefault(key, metric)
     boards = []
@@ -52,9 +54,9 @@ def leaderboards(G: nx.DiGraph, min_rows: int = MIN_ROWS) -> list[Board]:
         better = direction(names[key])
         sign = 1 if better == "lower" else -1
         ranked = sorted(rows, key=lambda r: (sign * r.value, r.paper_id, r.start))
-        boards.append(Board(key[0], names[key], better, tuple(ranked)))
+        boards.append(Board(key[0], names[key], key[2], better, tuple(ranked)))
     return sorted(boards, key=lambda b: (-len(b.rows), str(G.nodes[b.dataset]["label"]).casefold(), b.metric.casefold(),
-                                         b.dataset))
+                                         b.unit, b.dataset))
 
 
 def subject_label(G: nx.DiGraph, r: Result) -> str:
@@ -65,14 +67,14 @@ def subject_label(G: nx.DiGraph, r: Result) -> str:
 
 
 def row_html(G: nx.DiGraph, rank: int, r: Result, index: dict[Any, int]) -> str:
-    """One ranked row: rank, subject, value with unit, paper (clickable), sentence."""
+    """One ranked row: rank, subject, value with unit (and its bound: 'up to 12%'), paper (clickable), sentence."""
     paper = f"paper:{r.paper_id}"
     abstract = G.nodes[paper].get("abstract") or ""
     sentence = " ".join(abstract[r.sentence_start:r.sentence_end].split())
     subject = escape(subject_label(G, r))
     if r.subject in index:
         subject = f'<span class="link" data-node="{index[r.subject]}">{subject}</span>'
-    value = escape(r.written)
+    value = escape(f"{r.bound} {r.written}" if r.bound else r.written)
     return (f'<tr><td class="rank">{rank}</td><td>{subject}</td><td class="value">{value}</td>'
             f'<td><span class="link" data-node="{index[paper]}">{escape(str(G.nodes[paper]["label"]))}</span></td>'
             f'<td class="sentence">{escape(sentence)}</td></tr>')
@@ -82,17 +84,18 @@ def render_leaderboards(G: nx.DiGraph, index: dict[Any, int]) -> str:
     """The Leaderboards tab's HTML (an explanation when there is none)."""
     boards = leaderboards(G)
     if not boards:
-        return ('<h2>Leaderboards</h2><p class="muted">No dataset has two or more scores by the same metric in '
-                'these abstracts.</p>')
-    parts = [f'<h2>Leaderboards</h2><p class="muted">{len(boards):,} leaderboards (a dataset and a metric with two or more '
-             f'reported scores){f", the first {BOARDS_SHOWN} shown" if len(boards) > BOARDS_SHOWN else ""}; '
+        return ('<h2>Leaderboards</h2><p class="muted">No dataset has two or more scores by the same metric (in '
+                'one unit) in these abstracts.</p>')
+    parts = [f'<h2>Leaderboards</h2><p class="muted">{len(boards):,} leaderboards (a dataset, a metric and a unit with two or '
+             f'more reported scores){f", the first {BOARDS_SHOWN} shown" if len(boards) > BOARDS_SHOWN else ""}; '
              'values as the abstracts state them, best first.</p>']
     for board in boards[:BOARDS_SHOWN]:
         dataset = escape(str(G.nodes[board.dataset]["label"]))
+        metric = escape(board.metric + (f" ({board.unit})" if board.unit else ""))
         said = (f"{board.direction} is better" if board.direction
                 else "direction unknown: higher values first")
         parts.append(f'<section class="board"><h3><span class="link" data-node="{index[board.dataset]}">{dataset}'
-                     f'</span> · {escape(board.metric)} <span class="muted">({said}; {len(board.rows)} scores)</span>'
+                     f'</span> · {metric} <span class="muted">({said}; {len(board.rows)} scores)</span>'
                      '</h3><table><thead><tr><th>#</th><th>Subject</th><th>Value</th><th>Paper</th><th>Sentence</th>'
                      '</tr></thead><tbody>')
         parts += [row_html(G, rank, r, index) for rank, r in enumerate(board.rows[:ROWS_SHOWN], start=1)]
