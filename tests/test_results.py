@@ -197,7 +197,11 @@ def test_shapes_reject_broken_results(change) -> None:
 
 
 @pytest.mark.parametrize("metric, better", [("top-1 accuracy", "higher"), ("FID", "lower"), ("word error rate", "lower"),
-                                            ("macro F1", "higher"), ("perplexity", "lower"), ("novelty", None)])
+                                            ("macro F1", "higher"), ("perplexity", "lower"), ("novelty", None),
+                                            ("BLEU-4", "higher"), ("ROUGE-L", "higher"), ("pass@5", "higher"),
+                                            ("Recall@20", "higher"), ("pass rate", "higher"),
+                                            ("Area Under the ROC Curve", "higher"), ("FID-50k", "lower"),
+                                            ("loss-aware accuracy", "higher"), ("errorless", None)])
 def test_metric_direction_is_known_for_common_metrics(metric: str, better: str | None) -> None:
     assert direction(metric) == better
 
