@@ -13,6 +13,7 @@ from typing import Iterable
 import networkx as nx
 
 from kg.graph.bind import spells
+from kg.graph.evidence import HEADS, head_pattern
 from kg.graph.variants import SAME_ENDINGS
 from kg.text.keys import acronym_key, match_key
 from kg.graph.labels import debris_start
@@ -22,6 +23,7 @@ from kg.quality.trust import Node, known_of
 COINAGES = 3  # proposed by this many papers: several things under one name, unless well known
 KIND_PROPOSALS = 2  # a lower-case phrase this many papers propose is a kind, not a contribution
 TASK_HEAD = re.compile(r"(?:ing|tion|sion|ment)$")  # answering, classification: the head of a task phrase
+KIND_AFTER = re.compile(r"\s+" + head_pattern(w for w in HEADS if w.islower()) + "$", re.I)  # `long form method`
 GENERAL = re.compile(r"(?<=[@-])[kn]$|(?<=@)[kn]\b")  # pass@k, top-k: the general form of pass@1, top-1
 
 
@@ -90,27 +92,43 @@ def general_form(alias: str, label: str) -> bool:
 
 
 def split_definitions(graph: nx.Graph, nodes: Iterable[Node]) -> list[str]:
-    """Papers whose abstract writes `A (B)` with B spelling A out (or A spelling B), A and B names of two different
-    entities the paper links to: one definition on two nodes. One line per paper, naming the first such pair."""
+    """Papers whose abstract writes `A (B)` or `A kind (B)` with B spelling A out (or A spelling B), A and B names of
+    two different entities the paper links to and no entity carrying both: one definition on two nodes. A is the
+    longest name of a linked entity the text before the bracket ends with (a whole word: `Adversary Robust A3C (AR-A3C)`
+    is no A3C, `semi-supervised deep kernel learning (SSDKL)` no `supervised deep kernel learning`). One line per
+    paper, naming the first such pair."""
     data_of = dict(nodes)
     found = []
     for paper, data in sorted(graph.nodes(data=True)):
-        if data.get("kind") != "paper":
+        if data.get("kind") != "paper" or not graph.is_directed():
             continue
         text = str(data.get("abstract") or "")
-        forms = {f: e for e in graph.successors(paper) if e in data_of
-                 for f in (data_of[e]["label"], *data_of[e]["aliases"]) if len(f) > 1} if graph.is_directed() else {}
+        forms: dict[str, set[str]] = defaultdict(set)
+        for entity in graph.successors(paper):
+            for form in (data_of[entity]["label"], *data_of[entity]["aliases"]) if entity in data_of else ():
+                if len(form) > 1:
+                    forms[form].add(entity)
         for match in re.finditer(r"\(([^()]{2,80})\)", text):
-            inner, before = match.group(1).strip(), text[:match.start()].rstrip()
-            if inner not in forms:
-                continue
-            for form, entity in forms.items():
-                if entity != forms[inner] and before.endswith(form) and (spells(inner, form) or spells(form, inner)):
-                    found.append(f"{paper}: {entity} ({form!r}) / {forms[inner]} ({inner!r})")
-                    break
-            if found and found[-1].startswith(f"{paper}: "):
+            inner = match.group(1).strip()
+            written = written_before(text[:match.start()].rstrip(), forms) if inner in forms else None
+            if written and not forms[written] & forms[inner] and (spells(inner, written) or spells(written, inner)):
+                found.append(f"{paper}: {min(forms[written])} ({written!r}) / {min(forms[inner])} ({inner!r})")
                 break
     return found
+
+
+def written_before(before: str, forms: dict[str, set[str]]) -> str | None:
+    """The longest of the forms that `before` ends with as whole words, or ends with before a kind word."""
+    ends = [before]
+    if kind := KIND_AFTER.search(before):
+        ends.append(before[:kind.start()])
+    best, start = None, len(before) + 1
+    for end in ends:
+        for form in forms:
+            at = len(end) - len(form)
+            if end.endswith(form) and at < start and (at == 0 or not (end[at - 1].isalnum() or end[at - 1] in "-\u2010\u2011")):
+                best, start = form, at
+    return best
 
 
 def proposed_kinds(nodes: Iterable[Node]) -> list[str]:
