@@ -66,6 +66,7 @@ def test_a_long_form_is_not_extended_over_words_the_acronym_does_not_need(abstra
     ("RevNet", "Residual Network", 1), ("RevNet", "Reversible Residual Network", 2),
     ("glimSQD", "stochastic quux descent", 3), ("glimSQD", "glim stochastic quux descent", 4),
     ("VAE", "variational autoencoder", 2), ("VAE", "a variational autoencoder", 2),
+    ("ZQEAs", "zorb quux enhancement algorithms", 4),  # the plural's s is no piece
 ])
 def test_words_begun_by_pieces_of_the_short_name_are_counted_in_order(short, long, count):
     assert begun(short, long) == count
@@ -78,6 +79,8 @@ def test_words_begun_by_pieces_of_the_short_name_are_counted_in_order(short, lon
     # a kind word between the long form and the bracket
     ("The glim quux debias method (GQD) is fast.", "glim quux debias", "GQD", ("GQD", "glim quux debias")),
     ("The Zippy Quux network (ZQN) is fast.", "Zippy Quux", "ZQN", ("ZQN", "Zippy Quux network")),
+    ("Zorb quux enhancement algorithms (ZQEAs) help.", "Zorb quux enhancement", "ZQEAs",
+     ("ZQEAs", "Zorb quux enhancement algorithms")),
     ("ZQDE framework (Zippy Quux Debias Ensemble) wins.", "ZQDE", "Zippy Quux Debias Ensemble",
      ("ZQDE", "Zippy Quux Debias Ensemble")),
     # the bracketed name is no mention there, but the paper names it later

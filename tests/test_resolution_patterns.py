@@ -40,6 +40,7 @@ def test_a_written_long_form_with_a_modifier_the_acronym_leaves_out_is_its_own_c
     ("QRQG", "quarq gradient", False),  # four capitals, two words: the long form lost its first words
     ("ZADE", "Zonal Adaptive Debias Ensemble", True), ("DZA", "dual-energy Zorb-ray absorptiometry", True),
     ("ZQ-RNN", "Zippy-Quick RNN", True), ("zLSTM", "zorbic LSTM", True),  # a word in capitals spells its capitals
+    ("ZoVR", "ZoVR-R", False), ("ZoVR", "Quux ZoVR", False),  # a variant that has the short name as a word
 ])
 def test_a_bound_definition_needs_about_a_word_per_capital(short, long, spelled):
     from kg.graph.bind import spells

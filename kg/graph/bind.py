@@ -34,10 +34,11 @@ def spells(short: str, long: str) -> bool:
     letters, its first letter the long form's, no more capitals than the long form has words plus one (a word in
     capitals counts its capitals: `Fast-Slow RNN (FS-RNN)`), its capitals
     found in order among the long form's letters, and
-    each spaced word of the long form (one allowed apart) beginning with a letter the short name has."""
+    each spaced word of the long form (one allowed apart) beginning with a letter the short name has; not a long
+    form that has the short name as a word."""
     words = [w for w in WORDS.split(long.lower()) if w]
-    if len(words) < 2 or not SHORT.fullmatch(short) or not any(c.isupper() for c in short):
-        return False
+    if len(words) < 2 or not SHORT.fullmatch(short) or not any(c.isupper() for c in short) or short in WORDS.split(long):
+        return False  # a long form with the short name as one of its words is a variant of it (CoVR-R of CoVR)
     letters = "".join(words)
     capitals = [c.lower() for c in short if c.isupper() or c.isdigit()]
     spelled = sum(max(1, sum(c.isupper() for c in w)) for w in WORDS.split(long) if w)  # RNN spells three capitals
@@ -56,8 +57,10 @@ def spells(short: str, long: str) -> bool:
 
 def begun(short: str, long: str) -> int:
     """How many of the long form's words begin with a piece of the short name, in order (`Rev` and `Net` begin
-    `Reversible Residual Network` twice, `Residual Network` once): the most pieces that pair up with words."""
-    pieces = [c.lower() for c in CHUNK.findall(short)]
+    `Reversible Residual Network` twice, `Residual Network` once): the most pieces that pair up with words. A plural
+    acronym's `s` is no piece (`LIEAs`: L, I, E, A)."""
+    singular = short[:-1] if len(short) > 2 and short.endswith("s") and short[-2].isupper() else short  # LIEAs
+    pieces = [c.lower() for c in CHUNK.findall(singular)]
     words = [w for w in WORDS.split(long.lower()) if w]
     best = [0] * (len(words) + 1)
     for piece in pieces:
