@@ -39,6 +39,9 @@ def nodes_of(entities, links, paper: str = "p1") -> dict[str, str]:
      "proximal zorb optimization"),
     # a digit piece begins a word too
     ("We fit 3D Zorbian Splatting (3DZS) to scenes.", "Zorbian Splatting", "3DZS", "3D Zorbian Splatting"),
+    # a function word between the words it needs
+    ("We tune Zorbic Learning from Quux Feedback (ZLQF) here.", "Quux Feedback", "ZLQF",
+     "Zorbic Learning from Quux Feedback"),
     # the long form inside the bracket, cut short after the bracket opens: extended up to the bracket only
     ("We propose ZQN (Zippy Quux Network) for scans.", "Quux Network", "ZQN", "Zippy Quux Network"),
 ])
@@ -57,6 +60,7 @@ def test_a_long_form_cut_short_of_the_words_its_acronym_spells_is_extended_to_th
     ("A Regularized Recurrent Zorb Network (RZN) is used.", "Recurrent Zorb Network", "RZN"),  # R already begins one
     ("Using the zorb optimization (PZO) we win.", "zorb optimization", "PZO"),  # `the` is no missed word
     ("We propose ZQN (Quux Network) for scans.", "Quux Network", "ZQN"),  # nothing to add inside the bracket
+    ("We train of the zorb quux network (OZQN) here.", "zorb quux network", "OZQN"),  # a function word begins none
 ])
 def test_a_long_form_is_not_extended_over_words_the_acronym_does_not_need(abstract, long, short):
     assert completed([at(abstract, long), at(abstract, short)], {"p1": abstract}) == {}

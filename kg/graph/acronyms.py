@@ -12,10 +12,9 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Callable, Iterable
 
-from kg.graph.bind import begun
+from kg.graph.bind import STOPWORDS, begun
 from kg.text.keys import acronym_key
 
-STOPWORDS = frozenset("a an and by for from in of on the to via with".split())
 DOMINANT = 0.75  # share of the defining papers that must agree before a short form is read the same elsewhere
 
 

@@ -26,6 +26,7 @@ KIND = re.compile(r"\s+" + head_pattern(w for w in HEADS if w.islower()), re.I) 
 WORDS = re.compile(r"[\s\-\u2010-\u2015/]+")
 SHORT = re.compile(r"[A-Za-z0-9][\w\-+.]*")  # one token (CADE, DXA, Mamba-2, GPT-4o)
 CHUNK = re.compile(r"[A-Z\u0391-\u03a9][a-z]*|[a-z]+|\d+")  # RevNet: Rev, Net; signSGD: sign, S, G, D
+STOPWORDS = frozenset("a an and by for from in of on the to via with".split())  # function words of long forms
 WORD_BEFORE = re.compile(r"([^\W_][\w\-\u2010\u2011]*)\s+$")  # the word before a span, in the same clause
 
 
@@ -74,13 +75,18 @@ def begun(short: str, long: str) -> int:
 def extended(mention: Mention, short: str, text: str, floor: int = 0) -> Mention:
     """The long form with the words before it the short name also spells, when the mention missed them: each word
     added must begin with a piece of the short name no word of the mention began (`sign` of signSGD, `Reversible` of
-    RevNet), and the whole must still spell the short name; none before `floor` (an opening bracket)."""
-    best, start, name = mention, mention.start, mention.name
+    RevNet), and the whole must still spell the short name; a function word may stand between (`Reinforcement
+    Learning from Human Feedback`), not begin it; none before `floor` (an opening bracket)."""
+    best, start, name, count = mention, mention.start, mention.name, begun(short, mention.name)
     while match := WORD_BEFORE.search(text, max(floor, start - 60), start):
         start, name = match.start(), text[match.start():start] + name
-        if begun(short, name) < begun(short, best.name) + 1 or not spells(short, name):
+        if match.group(1).lower() in STOPWORDS:
+            continue
+        if begun(short, name) <= count:
             break
-        best = replace(mention, start=start, text=text[start:mention.end], name=name)
+        count += 1
+        if spells(short, name):  # `Learning from Human Feedback` does not spell RLHF yet
+            best = replace(mention, start=start, text=text[start:mention.end], name=name)
     return best
 
 
