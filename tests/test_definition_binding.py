@@ -179,7 +179,8 @@ def lint_graph(abstract: str, entities: dict[str, tuple[str, tuple[str, ...]]]) 
     ("We propose Adversary Robust Z3C (AR-Z3C) here.",
      {"method:z3c": ("Z3C", ()), "method:ar-z3c": ("AR-Z3C", ("Adversary Robust Z3C",))}, False),
     ("We present semi-supervised zorb learning (SSZL) here.",
-     {"method:szl": ("supervised zorb learning", ()), "model:sszl": ("SSZL", ("semi-supervised zorb learning",))}, False),
+     {"method:szl": ("supervised zorb learning", ()),
+      "model:sszl": ("SSZL", ("semi-supervised zorb learning",))}, False),
     # the bracketed name is also an alias of the entity before it: not split
     ("On the Zorb Learning Environment (ZLE) we test.",
      {"dataset:zle": ("Zorb Learning Environment", ("ZLE",)), "dataset:glim": ("Glim", ("ZLE",))}, False),

@@ -85,9 +85,9 @@ def read_definitions(pairs: Iterable[tuple[str, str, str]], key: Callable[[str],
     already: `bind.spells`), which bind in their paper only (the detector's definition there, if any, wins unless the
     written long form is longer, ending with it, or more of its words begin with pieces of the acronym, `Real Time
     Recurrent Learning (RTRL)` detected as `Recurrent Learning algorithm`: the paper's own longer definition is what
-    the acronym means there; a written long form the detector's extends reads as the detector's). An acronym (`acronym_key`) is read as its
-    long form; a longer coined name (DenseNet) stays the concept and its spelled-out form joins it, in the papers
-    that define it so (elsewhere `medical question answering` is the task, not MedQA)."""
+    the acronym means there; a written long form the detector's extends reads as the detector's). An acronym
+    (`acronym_key`) is read as its long form; a longer coined name (DenseNet) stays the concept and its spelled-out
+    form joins it, in the papers that define it so (elsewhere `medical question answering` is the task, not MedQA)."""
     local: dict[tuple[str, str], str] = {}
     votes: dict[str, Counter] = defaultdict(Counter)
     names: dict[str, Counter] = defaultdict(Counter)
@@ -115,7 +115,8 @@ def read_definitions(pairs: Iterable[tuple[str, str, str]], key: Callable[[str],
             continue
         defined = local.get((paper, short_key)) if acronym_key(short) else None
         found = detected.get((paper, short_key))
-        longer = bool(defined) and (long_key.endswith(defined) or bool(found) and begun(short, long) > begun(short, found))
+        longer = bool(defined) and (long_key.endswith(defined)
+                                    or bool(found) and begun(short, long) > begun(short, found))
         if acronym_key(short) and (defined is None or longer):
             local[paper, short_key] = long_key  # the paper's acronym means what it writes there
             if display(long):

@@ -38,7 +38,9 @@ def spells(short: str, long: str) -> bool:
     each spaced word of the long form (one allowed apart) beginning with a letter the short name has; not a long
     form that has the short name as a word."""
     words = [w for w in WORDS.split(long.lower()) if w]
-    if len(words) < 2 or not SHORT.fullmatch(short) or not any(c.isupper() for c in short) or short in WORDS.split(long):
+    if len(words) < 2 or not SHORT.fullmatch(short) or not any(c.isupper() for c in short):
+        return False
+    if short in WORDS.split(long):
         return False  # a long form with the short name as one of its words is a variant of it (CoVR-R of CoVR)
     letters = "".join(words)
     capitals = [c.lower() for c in short if c.isupper() or c.isdigit()]
@@ -90,7 +92,8 @@ def extended(mention: Mention, short: str, text: str, floor: int = 0) -> Mention
     return best
 
 
-def written(group: list[Mention], text: str, within: bool = False) -> Iterator[tuple[Mention, str, Mention | None, int]]:
+def written(group: list[Mention], text: str,
+            within: bool = False) -> Iterator[tuple[Mention, str, Mention | None, int]]:
     """(first mention, bracketed name, its mention if one starts there, where the bracket opens) for each of a
     paper's mentions written `A (B)` or `A kind (B)`; a bracketed name that is no mention there counts when the
     paper mentions it elsewhere. `within`: also a bracketed mention after words of the bracket (`(Zippy Quux

@@ -83,7 +83,8 @@ class Resolver:
     def reading(self, short: str, long: str, paper: str = "") -> str:
         """The concept key of a short form defined as `long`: a definition cut short of the gazetteer's reading
         of the short form (PPO as `policy optimization`, the tail of proximal policy optimization) is that
-        reading when the reading starts with the short form's first letter; else the name the paper coins for the long form (a definition binds where it is written),
+        reading when the reading starts with the short form's first letter; else the name the paper coins for the
+        long form (a definition binds where it is written),
         then the gazetteer's canonical name."""
         return self.cut_short(short, long) or self.known(self.definitions.coined.get((paper, long), long))
 

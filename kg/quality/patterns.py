@@ -126,7 +126,9 @@ def written_before(before: str, forms: dict[str, set[str]]) -> str | None:
     for end in ends:
         for form in forms:
             at = len(end) - len(form)
-            if end.endswith(form) and at < start and (at == 0 or not (end[at - 1].isalnum() or end[at - 1] in "-\u2010\u2011")):
+            if not end.endswith(form) or at >= start:
+                continue
+            if at == 0 or not (end[at - 1].isalnum() or end[at - 1] in "-\u2010\u2011"):  # a whole word: not `semi-`X
                 best, start = form, at
     return best
 
