@@ -9,7 +9,7 @@ import pytest
 from kg.graph.bind import begun, bound_pairs, completed
 from kg.graph.knowledge import build_knowledge
 from kg.graph.resolve import resolve
-from kg.quality.patterns import split_definitions
+from kg.quality.patterns import case_collisions, split_definitions
 from kg.text.keys import surface_key
 from kg.types import Mention, Paper
 
@@ -189,3 +189,13 @@ def test_lint_counts_a_definition_on_two_nodes_not_a_look_alike(abstract, entiti
     graph = lint_graph(abstract, entities)
     listed = [(n, d) for n, d in graph.nodes(data=True) if d.get("kind") == "entity"]
     assert bool(split_definitions(graph, listed)) is split
+
+
+@pytest.mark.parametrize(("abstract", "collision"), [
+    ("We use the zorbic quux unit (ZeQu) here.", False),  # the paper defines that spelling as the entity's name
+    ("We send ZeQu packets here.", True),  # LoRa under LoRA: another name
+])
+def test_lint_counts_a_mixed_case_alias_as_a_collision_unless_its_paper_defines_it(abstract, collision):
+    graph = lint_graph(abstract, {"method:zequ": ("ZeQU", ("zorbic quux unit", "ZeQu"))})
+    listed = [(n, d) for n, d in graph.nodes(data=True) if d.get("kind") == "entity"]
+    assert bool(case_collisions(listed, graph)) is collision

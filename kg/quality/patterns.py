@@ -37,9 +37,10 @@ def mixed(form: str) -> bool:
     return any(c.islower() for c in form[1:]) and any(c.isupper() for c in form[1:])
 
 
-def case_collisions(nodes: Iterable[Node]) -> list[str]:
+def case_collisions(nodes: Iterable[Node], graph: nx.Graph | None = None) -> list[str]:
     """An all-capital or mixed-case short name with an alias that is an ordinary lower-case word of its letters
-    (`clip`, `clips` under CLIP) or a differently cased mixed-case name (LoRa under LoRA)."""
+    (`clip`, `clips` under CLIP) or a differently cased mixed-case name (LoRa under LoRA), unless a paper linked to
+    the entity defines that spelling as one of its names (`rectified-linear unit (ReLu)` under ReLU)."""
     found = []
     for node, data in nodes:
         label = data["label"]
@@ -51,10 +52,24 @@ def case_collisions(nodes: Iterable[Node]) -> list[str]:
                 continue
             word = bare == bare.lower() and re.search(r"[aeiouy]", bare)
             other_case = mixed(bare) and mixed(label) and acronym_key(label) is not None  # LoRa/LoRA; not HotPotQA
+            if other_case and graph is not None and defined_by_paper(graph, node, data, alias):
+                continue
             if word or other_case:
                 found.append(f"{node} ({label!r}): alias {alias!r} is another word or name")
                 break
     return found
+
+
+def defined_by_paper(graph: nx.Graph, node: str, data: dict, alias: str) -> bool:
+    """Whether a paper linked to the entity writes `name (alias)` with the name one of the entity's own."""
+    forms = {form: {node} for form in (data["label"], *data["aliases"]) if len(form) > 1 and form != alias}
+    papers = graph.predecessors(node) if graph.is_directed() else ()
+    for paper in papers:
+        text = str(graph.nodes[paper].get("abstract") or "")
+        for match in re.finditer(r"\(\s*" + re.escape(alias) + r"\s*\)", text):
+            if written_before(text[:match.start()].rstrip(), forms):
+                return True
+    return False
 
 
 def coinages(nodes: Iterable[Node], knowledge: Knowledge) -> list[str]:
