@@ -47,7 +47,7 @@ class Resolver:
         for (_, long), name in definitions.coined.items():
             self.coined_as[long].add(name)
         self.cut = {(paper, long): known for (paper, short), long in definitions.local.items()
-                    if (known := self.cut_short(short, long))}  # the paper's cut long form reads as its acronym
+                    if (known := self.cut_short(short, long, paper))}  # the paper's cut long form reads as its acronym
         for short in list(self.readings):
             if short in knowledge.canonical or short in knowledge.names:
                 self.readings[short][self.known(short)] += 1  # the gazetteer's reading
@@ -83,18 +83,20 @@ class Resolver:
     def reading(self, short: str, long: str, paper: str = "") -> str:
         """The concept key of a short form defined as `long`: a definition cut short of the gazetteer's reading
         of the short form (PPO as `policy optimization`, the tail of proximal policy optimization) is that
-        reading when the reading starts with the short form's first letter; else the name the paper coins for the
-        long form (a definition binds where it is written),
-        then the gazetteer's canonical name."""
-        return self.cut_short(short, long) or self.known(self.definitions.coined.get((paper, long), long))
+        reading (`cut_short`); else the name the paper coins for the long form (a definition binds where it is
+        written), then the gazetteer's canonical name."""
+        return self.cut_short(short, long, paper) or self.known(self.definitions.coined.get((paper, long), long))
 
-    def cut_short(self, short: str, long: str) -> str | None:
-        """The gazetteer's reading of the short form when `long` is its tail and it starts with the short form's first
-        letter (PPO's `policy optimization`; ReID's `re-identification` is no tail of person re-identification)."""
+    def cut_short(self, short: str, long: str, paper: str = "") -> str | None:
+        """The gazetteer's reading of the short form when `long` is its tail and the reading starts with the short
+        form's first letter (PPO's `policy optimization`) or the paper writes it (`Person Re-Identification (ReID)`
+        detected as `Re-Identification`); a paper writing only `Re-Identification (ReID)` means re-identification,
+        not the gazetteer's person re-identification."""
         known = self.knowledge.canonical.get(short)
-        if known and truncated(long, known) and self.knowledge.names.get(known, known)[:1].lower() == short[:1].lower():
-            return known
-        return None
+        if not known or not truncated(long, known):
+            return None
+        initial = self.knowledge.names.get(known, known)[:1].lower() == short[:1].lower()
+        return known if initial or known in self.context.flat(paper) else None
 
     def __call__(self, paper: str, name: str) -> str:
         return self.expand(paper, self.key(name, paper))
