@@ -61,6 +61,9 @@ def test_a_long_form_cut_short_of_the_words_its_acronym_spells_is_extended_to_th
     ("Using the zorb optimization (PZO) we win.", "zorb optimization", "PZO"),  # `the` is no missed word
     ("We propose ZQN (Quux Network) for scans.", "Quux Network", "ZQN"),  # nothing to add inside the bracket
     ("We train of the zorb quux network (OZQN) here.", "zorb quux network", "OZQN"),  # a function word begins none
+    # a word of another case than the name's: a verb before it, not a word of it
+    ("GP fitting based on Blackbox Quux-Quux multiplication (BBQQ) is fast.", "Blackbox Quux-Quux multiplication",
+     "BBQQ"),
 ])
 def test_a_long_form_is_not_extended_over_words_the_acronym_does_not_need(abstract, long, short):
     assert completed([at(abstract, long), at(abstract, short)], {"p1": abstract}) == {}
@@ -109,6 +112,17 @@ def test_a_definition_binds_across_a_kind_word_a_run_on_span_or_a_bracket_named_
 def test_what_is_not_written_as_a_definition_does_not_bind(abstract, first, second):
     mentions = [at(abstract, first)] + ([at(abstract, second)] if second else [])
     assert bound_pairs(mentions, {"p1": abstract}) == []
+
+
+@pytest.mark.parametrize(("detected", "coined"), [
+    ("zorbic quux encoder model", False),  # the written long form and its kind word: one definition, nothing to map
+    ("zorbic quux estimator", True),  # another long form: the written one reads as the detector's
+])
+def test_the_detected_long_form_with_its_kind_word_is_the_same_definition(detected, coined):
+    from kg.graph.acronyms import read_definitions
+
+    definitions = read_definitions([("p1", "ZQE", detected)], surface_key, bound=[("p1", "ZQE", "zorbic quux encoder")])
+    assert bool(definitions.coined) is coined
 
 
 @pytest.mark.parametrize(("abstract", "detected", "written", "reading"), [

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Callable, Iterable
 
-from kg.graph.bind import STOPWORDS, begun
+from kg.graph.bind import STOPWORDS, begun, without_kind
 from kg.text.keys import acronym_key
 
 DOMINANT = 0.75  # share of the defining papers that must agree before a short form is read the same elsewhere
@@ -115,6 +115,8 @@ def read_definitions(pairs: Iterable[tuple[str, str, str]], key: Callable[[str],
             continue
         defined = local.get((paper, short_key)) if acronym_key(short) else None
         found = detected.get((paper, short_key))
+        if found and key(without_kind(found)) == long_key:
+            continue  # `variational autoencoder model (VAE)`: the detector's long form with its kind word, one definition
         longer = bool(defined) and (long_key.endswith(defined)
                                     or bool(found) and begun(short, long) > begun(short, found))
         if acronym_key(short) and (defined is None or longer):

@@ -23,6 +23,7 @@ from kg.types import Mention
 OPEN = re.compile(r"\s*[(\[]\s*")
 CLOSE = re.compile(r"\s*[)\]]")
 KIND = re.compile(r"\s+" + head_pattern(w for w in HEADS if w.islower()), re.I)  # `long form network (X)`
+KIND_AT_END = re.compile(KIND.pattern + "$", re.I)
 WORDS = re.compile(r"[\s\-\u2010-\u2015/]+")
 SHORT = re.compile(r"[A-Za-z0-9][\w\-+.]*")  # one token (CADE, DXA, Mamba-2, GPT-4o)
 CHUNK = re.compile(r"[A-Z\u0391-\u03a9][a-z]*|[a-z]+|\d+")  # RevNet: Rev, Net; signSGD: sign, S, G, D
@@ -84,12 +85,26 @@ def extended(mention: Mention, short: str, text: str, floor: int = 0) -> Mention
         start, name = match.start(), text[match.start():start] + name
         if match.group(1).lower() in STOPWORDS:
             continue
-        if begun(short, name) <= count:
+        if begun(short, name) <= count or not cased_alike(match.group(1), mention.name, text, start):
             break
         count += 1
         if spells(short, name):  # `Learning from Human Feedback` does not spell RLHF yet
             best = replace(mention, start=start, text=text[start:mention.end], name=name)
     return best
+
+
+def cased_alike(word: str, name: str, text: str, start: int) -> bool:
+    """Whether a word added before a name is written in its case (`Reversible` before `Residual Network`, `sign`
+    before `stochastic gradient descent`; not `based on` before `Blackbox Matrix-Matrix multiplication`); a word
+    opening a sentence, or starting with a digit, may be either."""
+    if word[0].isdigit() or not name[:1].isalpha() or re.search(r"(?:^|[.!?:]\s+)$", text[:start]):
+        return True
+    return word[0].isupper() == name[0].isupper()
+
+
+def without_kind(name: str) -> str:
+    """The name without a kind word at its end (`variational autoencoder model`: `variational autoencoder`)."""
+    return KIND_AT_END.sub("", name)
 
 
 def written(group: list[Mention], text: str,

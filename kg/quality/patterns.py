@@ -12,8 +12,7 @@ from typing import Iterable
 
 import networkx as nx
 
-from kg.graph.bind import spells
-from kg.graph.evidence import HEADS, head_pattern
+from kg.graph.bind import KIND_AT_END, spells
 from kg.graph.variants import SAME_ENDINGS
 from kg.text.keys import acronym_key, match_key
 from kg.graph.labels import debris_start
@@ -23,7 +22,6 @@ from kg.quality.trust import Node, known_of
 COINAGES = 3  # proposed by this many papers: several things under one name, unless well known
 KIND_PROPOSALS = 2  # a lower-case phrase this many papers propose is a kind, not a contribution
 TASK_HEAD = re.compile(r"(?:ing|tion|sion|ment)$")  # answering, classification: the head of a task phrase
-KIND_AFTER = re.compile(r"\s+" + head_pattern(w for w in HEADS if w.islower()) + "$", re.I)  # `long form method`
 GENERAL = re.compile(r"(?<=[@-])[kn]$|(?<=@)[kn]\b")  # pass@k, top-k: the general form of pass@1, top-1
 
 
@@ -135,7 +133,7 @@ def split_definitions(graph: nx.Graph, nodes: Iterable[Node]) -> list[str]:
 def written_before(before: str, forms: dict[str, set[str]]) -> str | None:
     """The longest of the forms that `before` ends with as whole words, or ends with before a kind word."""
     ends = [before]
-    if kind := KIND_AFTER.search(before):
+    if kind := KIND_AT_END.search(before):
         ends.append(before[:kind.start()])
     best, start = None, len(before) + 1
     for end in ends:
