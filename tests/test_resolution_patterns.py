@@ -245,10 +245,9 @@ def test_a_dataset_label_is_the_gazetteer_spelling_whatever_case_or_number_paper
 
 @pytest.mark.parametrize(("forms", "entity_type", "labels"), [
     (("Dice similarity coefficient", "Dice score", "Dice score"), "metric", {"Dice score"}),  # one measure, two names
-    (("video generation", "text-to-video generation"), "task", {"video generation", "text-to-video generation"}),
     (("citation network", "Cora"), "dataset", {"Cora"}),  # a kind of data, no named dataset
 ])
-def test_the_gazetteer_joins_names_of_one_concept_and_keeps_kinds_apart(forms, entity_type, labels):
+def test_the_gazetteer_joins_names_of_one_concept_and_drops_kinds_of_data(forms, entity_type, labels):
     mentions = [plain(f"p{i}", form, entity_type) for i, form in enumerate(forms)]
     entities, _, _ = resolve(mentions)
     assert {e.label for e in entities} == labels
