@@ -85,7 +85,8 @@ def read_definitions(pairs: Iterable[tuple[str, str, str]], key: Callable[[str],
     already: `bind.spells`), which bind in their paper only (the detector's definition there, if any, wins unless the
     written long form is longer, ending with it, or more of its words begin with pieces of the acronym, `Real Time
     Recurrent Learning (RTRL)` detected as `Recurrent Learning algorithm`: the paper's own longer definition is what
-    the acronym means there; a written long form the detector's extends reads as the detector's). An acronym
+    the acronym means there, as is the written one the detector read with the kind word after it, `variational
+    autoencoder model (VAE)`; a written long form the detector's extends reads as the detector's). An acronym
     (`acronym_key`) is read as its long form; a longer coined name (DenseNet) stays the concept and its spelled-out
     form joins it, in the papers that define it so (elsewhere `medical question answering` is the task, not MedQA)."""
     local: dict[tuple[str, str], str] = {}
@@ -115,10 +116,8 @@ def read_definitions(pairs: Iterable[tuple[str, str, str]], key: Callable[[str],
             continue
         defined = local.get((paper, short_key)) if acronym_key(short) else None
         found = detected.get((paper, short_key))
-        if found and key(without_kind(found)) == long_key:
-            continue  # `variational autoencoder model (VAE)`: the detector's long form with its kind word, one definition
-        longer = bool(defined) and (long_key.endswith(defined)
-                                    or bool(found) and begun(short, long) > begun(short, found))
+        longer = bool(defined) and (long_key.endswith(defined) or bool(found) and (
+            begun(short, long) > begun(short, found) or key(without_kind(found)) == long_key))  # VAE: `... model`
         if acronym_key(short) and (defined is None or longer):
             local[paper, short_key] = long_key  # the paper's acronym means what it writes there
             if display(long):
