@@ -40,6 +40,7 @@ def test_a_written_long_form_with_a_modifier_the_acronym_leaves_out_is_its_own_c
     ("QRQG", "quarq gradient", False),  # four capitals, two words: the long form lost its first words
     ("ZADE", "Zonal Adaptive Debias Ensemble", True), ("DZA", "dual-energy Zorb-ray absorptiometry", True),
     ("ZQ-RNN", "Zippy-Quick RNN", True), ("zLSTM", "zorbic LSTM", True),  # a word in capitals spells its capitals
+    ("ZoVR", "ZoVR-R", False), ("ZoVR", "Quux ZoVR", False),  # a variant that has the short name as a word
 ])
 def test_a_bound_definition_needs_about_a_word_per_capital(short, long, spelled):
     from kg.graph.bind import spells
@@ -240,3 +241,13 @@ def test_a_dataset_label_is_the_gazetteer_spelling_whatever_case_or_number_paper
     knowledge = build_knowledge(gazetteer, [], surface_key)
     mentions = [plain("p1", written, entity_type), plain("p2", written, entity_type)]
     assert [e.label for e in resolve(mentions, knowledge=knowledge)[0]] == [label]
+
+
+@pytest.mark.parametrize(("forms", "entity_type", "labels"), [
+    (("Dice similarity coefficient", "Dice score", "Dice score"), "metric", {"Dice score"}),  # one measure, two names
+    (("citation network", "Cora"), "dataset", {"Cora"}),  # a kind of data, no named dataset
+])
+def test_the_gazetteer_joins_names_of_one_concept_and_drops_kinds_of_data(forms, entity_type, labels):
+    mentions = [plain(f"p{i}", form, entity_type) for i, form in enumerate(forms)]
+    entities, _, _ = resolve(mentions)
+    assert {e.label for e in entities} == labels

@@ -3,7 +3,8 @@
 Which module decides what (resolution runs in `resolve.resolve`, in this order):
 - `evidence`: what an abstract says around a mention (`X, a benchmark`, `we propose X`, a number format's
   precision); `labels`: a written form repaired or dropped (debris, fragments, lone adjectives).
-- `bind`: `long form (X)` written between two mentions is that paper's definition; `acronyms`: the corpus's
+- `bind`: `long form (X)` written between two mentions is that paper's definition (a long form the extractor cut
+  short of its acronym's words extended to them first); `acronyms`: the corpus's
   definitions (per paper, the agreed reading, readings that spell alike); `context`: the reading of an acronym a
   paper uses without defining it, from the abstract's own words; `knowledge`: the gazetteer and generic terms.
 - `variants`: keys naming one concept (case, kind words, `of` phrases, ending words such as network / neural

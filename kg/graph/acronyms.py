@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Callable, Iterable
 
+from kg.graph.bind import STOPWORDS, begun, without_kind
 from kg.text.keys import acronym_key
 
-STOPWORDS = frozenset("a an and by for from in of on the to via with".split())
 DOMINANT = 0.75  # share of the defining papers that must agree before a short form is read the same elsewhere
 
 
@@ -83,16 +83,18 @@ def read_definitions(pairs: Iterable[tuple[str, str, str]], key: Callable[[str],
                      display: Callable[[str], str] = str, bound: Iterable[tuple[str, str, str]] = ()) -> Definitions:
     """Index plausible (paper, short, long) definitions, and `bound` ones (written between two mentions, checked
     already: `bind.spells`), which bind in their paper only (the detector's definition there, if any, wins unless the
-    written long form adds leading words the acronym leaves out, and the
-    written long form reads as it). An acronym (`acronym_key`) is read as its
-    long form; a longer coined name (DenseNet) stays the concept and its spelled-out form joins it, in the papers
-    that define it so (elsewhere `medical question answering` is the task, not MedQA)."""
+    written long form is longer, ending with it, or more of its words begin with pieces of the acronym, `Real Time
+    Recurrent Learning (RTRL)` detected as `Recurrent Learning algorithm`: the paper's own longer definition is what
+    the acronym means there, as is the written one the detector read with the kind word after it, `variational
+    autoencoder model (VAE)`; a written long form the detector's extends reads as the detector's). An acronym
+    (`acronym_key`) is read as its long form; a longer coined name (DenseNet) stays the concept and its spelled-out
+    form joins it, in the papers that define it so (elsewhere `medical question answering` is the task, not MedQA)."""
     local: dict[tuple[str, str], str] = {}
     votes: dict[str, Counter] = defaultdict(Counter)
     names: dict[str, Counter] = defaultdict(Counter)
     spelled: dict[str, Counter] = defaultdict(Counter)
     coined: dict[tuple[str, str], str] = {}
-    covered: dict[tuple[str, str], bool] = {}  # (paper, acronym key) -> the detector's long form has a word per capital
+    detected: dict[tuple[str, str], str] = {}  # (paper, acronym key) -> the detector's long form as written
     for paper, short, long in sorted(set(pairs)):
         short_key, long_key = key(short), key(long)
         if not short_key or not long_key or short_key == long_key or not plausible(short, long):
@@ -106,24 +108,25 @@ def read_definitions(pairs: Iterable[tuple[str, str, str]], key: Callable[[str],
             coined.setdefault((paper, long_key), short_key)
         elif (paper, short_key) not in local:
             local[paper, short_key] = long_key
+            detected[paper, short_key] = long
             votes[short_key][long_key] += 1
-            covered[paper, short_key] = len(content_words(long)) >= sum(c.isupper() or c.isdigit() for c in short)
     for paper, short, long in sorted(set(bound)):  # binding in their paper only: no votes elsewhere
         short_key, long_key = key(short), key(long)
         if not short_key or not long_key or short_key == long_key:
             continue
         defined = local.get((paper, short_key)) if acronym_key(short) else None
-        narrower = bool(defined) and long_key.endswith(defined) and covered.get((paper, short_key), False)
-        if acronym_key(short) and (defined is None or narrower):
+        found = detected.get((paper, short_key))
+        longer = bool(defined) and (long_key.endswith(defined) or bool(found) and (
+            begun(short, long) > begun(short, found) or key(without_kind(found)) == long_key))  # VAE: `... model`
+        if acronym_key(short) and (defined is None or longer):
             local[paper, short_key] = long_key  # the paper's acronym means what it writes there
             if display(long):
                 spelled[long_key][display(long)] += 1
         elif defined != long_key and not (defined is None and phrase_with_acronym(short)):
             coined.setdefault((paper, long_key), defined or short_key)  # the detector's long form, or a coined name
-        # a written long form with leading words the acronym leaves out (`Structural Support Vector Machine (SVM)`:
-        # the detector's `support vector machine` has a word per capital) is the acronym's meaning in that paper, a
-        # narrower concept; when the detector's lacks words (`Sparse Subspace Clustering (SSC)`, detected as
-        # `subspace clustering`) the written form reads as the detector's
+        # a written long form with leading words the detector's lacks (`Structural Support Vector Machine (SVM)`, the
+        # detector's `support vector machine`; `Sparse Subspace Clustering (SSC)`, detected as `subspace clustering`)
+        # is the acronym's meaning in that paper, a narrower concept
     dominant, ambiguous, same = {}, set(), []
 
     def written(long_key: str) -> str:  # a key has no spaces: compare the words papers write

@@ -10,11 +10,12 @@ concept alone (`ids`).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from collections import Counter, defaultdict
 from typing import Callable, Iterable, Sequence
 
 from kg.graph.acronyms import Definitions, read_definitions, same_meaning
-from kg.graph.bind import bound_pairs
+from kg.graph.bind import bound_pairs, completed
 from kg.graph.broader import with_broader
 from kg.graph.coinage import MARK, claimed_widely, credible, shared, split_coinages
 from kg.graph.context import Context, definers
@@ -45,6 +46,8 @@ class Resolver:
         self.coined_as: dict[str, set[str]] = defaultdict(set)  # long key -> the names papers coin for it
         for (_, long), name in definitions.coined.items():
             self.coined_as[long].add(name)
+        self.cut = {(paper, long): known for (paper, short), long in definitions.local.items()
+                    if (known := self.cut_short(short, long, paper))}  # the paper's cut long form reads as its acronym
         for short in list(self.readings):
             if short in knowledge.canonical or short in knowledge.names:
                 self.readings[short][self.known(short)] += 1  # the gazetteer's reading
@@ -53,7 +56,7 @@ class Resolver:
         """The key of a name as `__call__` reads it, except that a bare acronym the paper does not define, and the
         corpus or the gazetteer reads several ways, takes the reading the abstract's words support (`context`), else
         the reading whose concept has the mention's type when its usual reading has another (`typed_reading`)."""
-        key = self.key(name)
+        key = self.key(name, paper)
         default = self.expand(paper, key)
         readings = {k: n for k, n in self.readings.get(key, {}).items() if n >= 2 or k in self.knowledge.types}
         if (paper, key) in self.definitions.local or len(readings) < 2:
@@ -70,27 +73,41 @@ class Resolver:
 
     def expand(self, paper: str, key: str) -> str:
         """A key read as its concept: the paper's own acronym definition, else the corpus's agreed one,
-        the name the paper coins for its spelled-out form, then the gazetteer's canonical name."""
+        the name the paper coins for its spelled-out form, then the gazetteer's canonical name; a long form the paper
+        defines its acronym by, cut short of the gazetteer's reading (`cut_short`), is that reading there."""
+        if (paper, key) in self.cut:
+            return self.cut[paper, key]
         long = self.definitions.local.get((paper, key)) or self.definitions.dominant.get(key, key)
         return self.reading(key, long, paper)
 
     def reading(self, short: str, long: str, paper: str = "") -> str:
         """The concept key of a short form defined as `long`: a definition cut short of the gazetteer's reading
         of the short form (PPO as `policy optimization`, the tail of proximal policy optimization) is that
-        reading; else the name the paper coins for the long form (a definition binds where it is written),
-        then the gazetteer's canonical name."""
+        reading (`cut_short`); else the name the paper coins for the long form (a definition binds where it is
+        written), then the gazetteer's canonical name."""
+        return self.cut_short(short, long, paper) or self.known(self.definitions.coined.get((paper, long), long))
+
+    def cut_short(self, short: str, long: str, paper: str = "") -> str | None:
+        """The gazetteer's reading of the short form when `long` is its tail and the reading starts with the short
+        form's first letter (PPO's `policy optimization`) or the paper writes it (`Person Re-Identification (ReID)`
+        detected as `Re-Identification`); a paper writing only `Re-Identification (ReID)` means re-identification,
+        not the gazetteer's person re-identification."""
         known = self.knowledge.canonical.get(short)
-        if known and truncated(long, known):
-            return known
-        return self.known(self.definitions.coined.get((paper, long), long))
+        if not known or not truncated(long, known):
+            return None
+        initial = self.knowledge.names.get(known, known)[:1].lower() == short[:1].lower()
+        return known if initial or known in self.context.flat(paper) else None
 
     def __call__(self, paper: str, name: str) -> str:
-        return self.expand(paper, self.key(name))
+        return self.expand(paper, self.key(name, paper))
 
-    def key(self, name: str) -> str:
+    def key(self, name: str, paper: str = "") -> str:
         """`surface_key`, except that a mixed-case acronym written with another case than the gazetteer's mixed-case
-        name for its key is another name (LoRa, the radio protocol, is not LoRA): its key is the form itself."""
+        name for its key is another name (LoRa, the radio protocol, is not LoRA): its key is the form itself, unless
+        the paper defines it (`rectified linear unit (ReLu)` means what that paper writes)."""
         key = surface_key(name)
+        if (paper, key) in self.definitions.local:
+            return key
         known = self.knowledge.names.get(self.known(key), "")
         written = name[:-1] if name.endswith("s") and len(name) > 2 and name[-2].isupper() else name
         if acronym_key(name) and mixed_case(written) and mixed_case(known) and acronym_key(known) == key \
@@ -144,7 +161,7 @@ def resolve(
     abstracts and years) lets the abstracts' own words inform types, fragments and proposals."""
     knowledge = knowledge or default_knowledge(surface_key)
     corpus = Corpus(papers)
-    clean, original, raw = cleaned(mentions, corpus.texts)
+    clean, original, raw = completed_forms(*cleaned(mentions, corpus.texts), corpus.texts)
     definitions = read_definitions(paired(abbreviation_pairs), surface_key, spelled_label,
                                    bound_pairs(clean, corpus.texts))
     resolver = Resolver(definitions, knowledge, corpus.texts)
@@ -166,6 +183,18 @@ def resolve(
     links = link_papers(groups, entity_of, original, named_check)
     entities = with_broader(entities, Counter(link.entity_id for link in links))
     return entities, links, relate(relations, mention_entity)
+
+
+def completed_forms(clean: list[Mention], evidence: dict[Mention, Mention], raw: dict[Mention, Mention],
+                    texts: dict[str, str]) -> tuple[list[Mention], dict[Mention, Mention], dict[Mention, Mention]]:
+    """The cleaned mentions with long forms the extractor cut short of their acronym's words extended to them
+    (`bind.completed`), their evidence extended alike."""
+    longer = completed(clean, texts)
+    for short, long in longer.items():
+        evidence[long] = replace(evidence[short], start=long.start, text=long.text,
+                                 name=long.name[:len(long.name) - len(short.name)] + evidence[short].name)
+        raw[long] = raw[short]
+    return [longer.get(m, m) for m in clean], evidence, raw
 
 
 def key_mentions(mentions: list[Mention], resolver: Resolver) -> dict[str, list[Mention]]:

@@ -149,7 +149,7 @@ def audit(graph: nx.Graph, top: int = 20, check_top: int = 50) -> Audit:
     result.odd_labels = trust.odd_labels(listed, graph)
     result.split_acronyms = trust.split_expansions(listed)
     result.doubtful_proposals = trust.doubtful_proposals(listed, knowledge)
-    result.case_collisions = patterns.case_collisions(listed)
+    result.case_collisions = patterns.case_collisions(listed, graph)
     result.coinages = patterns.coinages(listed, knowledge)
     result.generic_aliases = patterns.generic_aliases(listed)
     result.split_definitions = patterns.split_definitions(graph, listed)

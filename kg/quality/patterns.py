@@ -12,7 +12,7 @@ from typing import Iterable
 
 import networkx as nx
 
-from kg.graph.bind import spells
+from kg.graph.bind import KIND_AT_END, spells
 from kg.graph.variants import SAME_ENDINGS
 from kg.text.keys import acronym_key, match_key
 from kg.graph.labels import debris_start
@@ -35,9 +35,10 @@ def mixed(form: str) -> bool:
     return any(c.islower() for c in form[1:]) and any(c.isupper() for c in form[1:])
 
 
-def case_collisions(nodes: Iterable[Node]) -> list[str]:
+def case_collisions(nodes: Iterable[Node], graph: nx.Graph | None = None) -> list[str]:
     """An all-capital or mixed-case short name with an alias that is an ordinary lower-case word of its letters
-    (`clip`, `clips` under CLIP) or a differently cased mixed-case name (LoRa under LoRA)."""
+    (`clip`, `clips` under CLIP) or a differently cased mixed-case name (LoRa under LoRA), unless a paper linked to
+    the entity defines that spelling as one of its names (`rectified-linear unit (ReLu)` under ReLU)."""
     found = []
     for node, data in nodes:
         label = data["label"]
@@ -49,10 +50,24 @@ def case_collisions(nodes: Iterable[Node]) -> list[str]:
                 continue
             word = bare == bare.lower() and re.search(r"[aeiouy]", bare)
             other_case = mixed(bare) and mixed(label) and acronym_key(label) is not None  # LoRa/LoRA; not HotPotQA
+            if other_case and graph is not None and defined_by_paper(graph, node, data, alias):
+                continue
             if word or other_case:
                 found.append(f"{node} ({label!r}): alias {alias!r} is another word or name")
                 break
     return found
+
+
+def defined_by_paper(graph: nx.Graph, node: str, data: dict, alias: str) -> bool:
+    """Whether a paper linked to the entity writes `name (alias)` with the name one of the entity's own."""
+    forms = {form: {node} for form in (data["label"], *data["aliases"]) if len(form) > 1 and form != alias}
+    papers = graph.predecessors(node) if graph.is_directed() else ()
+    for paper in papers:
+        text = str(graph.nodes[paper].get("abstract") or "")
+        for match in re.finditer(r"\(\s*" + re.escape(alias) + r"\s*\)", text):
+            if written_before(text[:match.start()].rstrip(), forms):
+                return True
+    return False
 
 
 def coinages(nodes: Iterable[Node], knowledge: Knowledge) -> list[str]:
@@ -90,27 +105,45 @@ def general_form(alias: str, label: str) -> bool:
 
 
 def split_definitions(graph: nx.Graph, nodes: Iterable[Node]) -> list[str]:
-    """Papers whose abstract writes `A (B)` with B spelling A out (or A spelling B), A and B names of two different
-    entities the paper links to: one definition on two nodes. One line per paper, naming the first such pair."""
+    """Papers whose abstract writes `A (B)` or `A kind (B)` with B spelling A out (or A spelling B), A and B names of
+    two different entities the paper links to and no entity carrying both: one definition on two nodes. A is the
+    longest name of a linked entity the text before the bracket ends with (a whole word: `Adversary Robust A3C (AR-A3C)`
+    is no A3C, `semi-supervised deep kernel learning (SSDKL)` no `supervised deep kernel learning`). One line per
+    paper, naming the first such pair."""
     data_of = dict(nodes)
     found = []
     for paper, data in sorted(graph.nodes(data=True)):
-        if data.get("kind") != "paper":
+        if data.get("kind") != "paper" or not graph.is_directed():
             continue
         text = str(data.get("abstract") or "")
-        forms = {f: e for e in graph.successors(paper) if e in data_of
-                 for f in (data_of[e]["label"], *data_of[e]["aliases"]) if len(f) > 1} if graph.is_directed() else {}
+        forms: dict[str, set[str]] = defaultdict(set)
+        for entity in graph.successors(paper):
+            for form in (data_of[entity]["label"], *data_of[entity]["aliases"]) if entity in data_of else ():
+                if len(form) > 1:
+                    forms[form].add(entity)
         for match in re.finditer(r"\(([^()]{2,80})\)", text):
-            inner, before = match.group(1).strip(), text[:match.start()].rstrip()
-            if inner not in forms:
-                continue
-            for form, entity in forms.items():
-                if entity != forms[inner] and before.endswith(form) and (spells(inner, form) or spells(form, inner)):
-                    found.append(f"{paper}: {entity} ({form!r}) / {forms[inner]} ({inner!r})")
-                    break
-            if found and found[-1].startswith(f"{paper}: "):
+            inner = match.group(1).strip()
+            written = written_before(text[:match.start()].rstrip(), forms) if inner in forms else None
+            if written and not forms[written] & forms[inner] and (spells(inner, written) or spells(written, inner)):
+                found.append(f"{paper}: {min(forms[written])} ({written!r}) / {min(forms[inner])} ({inner!r})")
                 break
     return found
+
+
+def written_before(before: str, forms: dict[str, set[str]]) -> str | None:
+    """The longest of the forms that `before` ends with as whole words, or ends with before a kind word."""
+    ends = [before]
+    if kind := KIND_AT_END.search(before):
+        ends.append(before[:kind.start()])
+    best, start = None, len(before) + 1
+    for end in ends:
+        for form in forms:
+            at = len(end) - len(form)
+            if not end.endswith(form) or at >= start:
+                continue
+            if at == 0 or not (end[at - 1].isalnum() or end[at - 1] in "-\u2010\u2011"):  # a whole word: not `semi-`X
+                best, start = form, at
+    return best
 
 
 def proposed_kinds(nodes: Iterable[Node]) -> list[str]:
