@@ -5,8 +5,8 @@
   name's key, the others are `TRACE|<paper>`), and papers that only use the name are one more (`TRACE|`); unless more
   papers use the name than coin it (an established name some papers present as theirs). Names the gazetteer knows
   are one thing whoever claims them (their proposals are checked by `concepts.may_propose`).
-- A name MANY_CLAIMS or more papers propose without being split so is not credibly anyone's: only the papers whose
-  own text coins it keep their proposal (a lower-case phrase: none, it is a kind).
+- A name CLAIMS or more papers propose without being split so is not credibly anyone's: only the papers whose
+  own text coins it keep their proposal (a lower-case phrase MANY_CLAIMS or more papers propose: none, it is a kind).
 - A lower-case phrase a paper proposes as `a (novel) X` or `our X`, and other papers name too, is a kind of thing
   the paper contributes one of, not its contribution: "we propose a novel generative model, FooGAN" proposes FooGAN and uses the kind,
   and "we propose a novel attention mechanism" credits no one with `attention mechanism`; `we propose glorp
@@ -22,7 +22,8 @@ from kg.graph.knowledge import Knowledge
 from kg.graph.concepts import known_entry
 from kg.types import Mention
 
-MANY_CLAIMS = 3  # proposed by this many papers: proposals need the paper's own coining words
+MANY_CLAIMS = 3  # coined by this many papers: three coinages are three things, however many papers use the name
+CLAIMS = 2  # proposed by this many papers (one concept after the split): proposals need the paper's own coining words
 MARK = "|"  # between a coined name's key and the coining paper's id, in a coinage's concept key (no key has one)
 KIND_BEFORE = re.compile(r"\b(?:a|an|our)\s+(?:[\w-]+\s+){0,3}$", re.I)
 
@@ -80,9 +81,10 @@ def unnamed_kind(mention: Mention, text: str | None) -> bool:
     return bool(KIND_BEFORE.search(text[max(0, mention.start - 80):mention.start]))
 
 
-def claimed_widely(groups: dict[str, list[Mention]]) -> set[str]:
-    """Keys of the concepts MANY_CLAIMS or more papers propose."""
-    return {key for key, group in groups.items() if len({m.paper_id for m in group if m.role == "proposed"}) >= MANY_CLAIMS}
+def claims(groups: dict[str, list[Mention]]) -> dict[str, int]:
+    """How many papers propose each concept, for the concepts CLAIMS or more papers propose."""
+    counts = {key: len({m.paper_id for m in group if m.role == "proposed"}) for key, group in groups.items()}
+    return {key: n for key, n in counts.items() if n >= CLAIMS}
 
 
 def shared(groups: dict[str, list[Mention]]) -> set[str]:
@@ -90,11 +92,13 @@ def shared(groups: dict[str, list[Mention]]) -> set[str]:
     return {key for key, group in groups.items() if len({m.paper_id for m in group}) >= 2}
 
 
-def credible(mentions: list[Mention], text: str | None, widely: bool, kind: bool = True) -> list[Mention]:
+def credible(mentions: list[Mention], text: str | None, claimed: int, kind: bool = True) -> list[Mention]:
     """The proposed mentions of a concept in one paper that can stand: not an unnamed `a novel X` when other papers
-    name X too (`kind`; a phrase only this paper writes is its own delimited contribution), and for a concept
-    many papers propose, only a name the text coins."""
+    name X too (`kind`; a phrase only this paper writes is its own delimited contribution); for a concept `claimed`
+    by CLAIMS or more papers, only a form the text coins (`evidence.coined_here`), and by MANY_CLAIMS or more only
+    a name (a lower-case phrase that many papers propose is a kind)."""
     named_here = [m for m in mentions if not (kind and unnamed_kind(m, text))]
-    if not widely:
+    if claimed < CLAIMS:
         return named_here
-    return [m for m in named_here if text is not None and written_as_name(m) and coined_here(text, m.start, m.end)]
+    return [m for m in named_here if text is not None and coined_here(text, m.start, m.end)
+            and (claimed < MANY_CLAIMS or written_as_name(m))]
