@@ -230,6 +230,18 @@ def test_an_acronym_a_paper_coins_is_its_own_not_the_reading_another_paper_defin
     assert node["p1"] != node["p2"] and node["p3"] == node["p2"]  # a user of the name takes the defined reading
 
 
+@pytest.mark.parametrize(("user_type", "apart"), [("dataset", True), ("method", False)])
+def test_a_name_one_paper_coins_and_others_use_as_another_type_is_two_things(user_type, apart):
+    texts = {"p1": "We propose ZORBIX, a novel zorb framework.", "u1": "Dice of 0.8 on ZORBIX and more.",
+             "u2": "We report results on ZORBIX here."}
+    mentions = [at("p1", texts["p1"], "ZORBIX", "method", "proposed"),
+                *(at(p, texts[p], "ZORBIX", user_type) for p in ("u1", "u2"))]
+    entities, links, _ = resolve(mentions, papers=[Paper(p, t) for p, t in texts.items()])
+    node = {link.paper_id: link.entity_id for link in links}
+    assert (node["p1"] != node["u1"]) is apart and node["u1"] == node["u2"]
+    assert {link.paper_id for link in links if link.role == "proposed"} == {"p1"}
+
+
 def test_a_capital_that_only_opens_a_sentence_is_no_sign_of_a_name():
     texts = {"p1": "Vision encoders are slow. We add a vision model.", "p2": "A vision model helps.",
              "p3": "We train the Zorbix encoder. Then Zorbix wins."}

@@ -5,6 +5,8 @@
   name's key, the others are `TRACE|<paper>`), and papers that only use the name are one more (`TRACE|`); unless more
   papers use the name than coin it (an established name some papers present as theirs). Names the gazetteer knows
   are one thing whoever claims them (their proposals are checked by `concepts.may_propose`).
+- A name one paper coins and OTHER_KIND or more papers name as another type (`we propose DRIVE, a framework`; `Dice on
+  DRIVE`, the data set) is two things: the users keep the name's key, the coinage is `DRIVE|<paper>`.
 - A name CLAIMS or more papers propose without being split so is not credibly anyone's: only the papers whose
   own text coins it keep their proposal (a lower-case phrase MANY_CLAIMS or more papers propose: none, it is a kind).
 - A lower-case phrase a paper proposes as `a (novel) X` or `our X`, and other papers name too, is a kind of thing
@@ -19,10 +21,11 @@ from collections import defaultdict
 
 from kg.graph.evidence import coined_here
 from kg.graph.knowledge import Knowledge
-from kg.graph.concepts import known_entry
+from kg.graph.concepts import concept_type, known_entry
 from kg.types import Mention
 
 MANY_CLAIMS = 3  # coined by this many papers: three coinages are three things, however many papers use the name
+OTHER_KIND = 2  # other papers that must agree on another type before a coinage parts from their name
 CLAIMS = 2  # proposed by this many papers (one concept after the split): proposals need the paper's own coining words
 MARK = "|"  # between a coined name's key and the coining paper's id, in a coinage's concept key (no key has one)
 KIND_BEFORE = re.compile(r"\b(?:a|an|our)\s+(?:[\w-]+\s+){0,3}$", re.I)
@@ -60,6 +63,11 @@ def split_coinages(groups: dict[str, list[Mention]], members: dict[str, list[str
         papers = coiners(group, texts) if named(group) and not known_entry(members[key], knowledge) else []
         users = len({m.paper_id for m in group}) - len(papers)
         # more papers use a name than the two that coin it: an established name; three coinages are three things
+        if len(papers) == 1 and another_kind(group, papers[0]):  # DRIVE the framework, DRIVE the data set
+            out[key], keys[key] = [m for m in group if m.paper_id != papers[0]], members[key]
+            split = f"{key}{MARK}{papers[0]}"
+            out[split], keys[split] = [m for m in group if m.paper_id == papers[0]], members[key]
+            continue
         if len(papers) < 2 or users > len(papers) and len(papers) < MANY_CLAIMS:
             out[key], keys[key] = group, members[key]
             continue
@@ -71,6 +79,17 @@ def split_coinages(groups: dict[str, list[Mention]], members: dict[str, list[str
             split = key if paper == first else f"{key}{MARK}{paper}"
             out[split], keys[split] = mentions, members[key]
     return out, keys
+
+
+def another_kind(group: list[Mention], coiner: str) -> bool:
+    """Whether OTHER_KIND or more other papers name the coined name, and their mentions agree on a type that is not
+    the coining paper's: the coinage shares its name with an established thing (a data set, not the framework)."""
+    others = [m for m in group if m.paper_id != coiner]
+    if len({m.paper_id for m in others}) < OTHER_KIND:
+        return False
+    theirs = concept_type(others)
+    agreed = {m.paper_id for m in others if m.type == theirs}
+    return len(agreed) >= OTHER_KIND and theirs != concept_type([m for m in group if m.paper_id == coiner])
 
 
 def unnamed_kind(mention: Mention, text: str | None) -> bool:
