@@ -34,7 +34,8 @@ def test_a_name_the_abstract_coins(name, coined):
     ("We evaluate on a benchmark called Zorbset.", "Zorbset", False),
     ("We release a benchmark called Zorbset for planning.", "Zorbset", True),
     ("We introduce Contrastive Zorbing (CZ), a learning rule.", "CZ", True),  # the long form's short form
-    ("We introduce a new Contrastive Zorbing (CZ) loss for planning.", "CZ", True),
+    ("We introduce a new Contrastive Zorbing (CZ) loss for planning.", "CZ", False),  # the object is a CZ loss
+    ("We propose a human-zorb model (ZM) collaborative framework.", "ZM", False),
     ("We evaluate Contrastive Zorbing (CZ) on planning.", "CZ", False),
     ("We propose to train with contrastive zorbing over many long steps and (CZ) rules.", "CZ", False),
 ])
