@@ -36,6 +36,8 @@ def test_a_name_the_abstract_coins(name, coined):
     ("We introduce Contrastive Zorbing (CZ), a learning rule.", "CZ", True),  # the long form's short form
     ("We introduce a new Contrastive Zorbing (CZ) loss for planning.", "CZ", False),  # the object is a CZ loss
     ("We propose a human-zorb model (ZM) collaborative framework.", "ZM", False),
+    ("We propose a multi-zorb system (MZS) that plans.", "MZS", False),  # a kind, not a coined long form
+    ("We propose Zorb-Aware Routing for Graphs (ZARG), which plans.", "ZARG", True),
     ("We evaluate Contrastive Zorbing (CZ) on planning.", "CZ", False),
     ("We propose to train with contrastive zorbing over many long steps and (CZ) rules.", "CZ", False),
 ])
