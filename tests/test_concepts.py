@@ -115,7 +115,9 @@ def test_a_concept_many_papers_name_is_proposed_only_by_a_paper_that_coins_it():
     _, links, _ = resolve(mentions, papers=[Paper(p, t) for p, t in texts.items()])
     assert {link.paper_id for link in links if link.role == "proposed"} == {"p1"}
     _, few, _ = resolve(mentions[:3], papers=[Paper(p, t) for p, t in texts.items()])
-    assert {link.paper_id for link in few if link.role == "proposed"} == {"p0", "p1"}  # few papers: trusted
+    assert {link.paper_id for link in few if link.role == "proposed"} == {"p1"}  # two claims: the coining one stands
+    _, alone, _ = resolve(mentions[:1], papers=[Paper("p0", texts["p0"])])
+    assert [link.role for link in alone] == ["proposed"]  # one claim: the extractor is trusted
 
 
 def test_may_propose_is_lenient_without_abstracts_only_for_unknown_rare_names():
@@ -205,6 +207,38 @@ def test_a_name_three_papers_propose_keeps_only_the_proposals_whose_text_coins_i
     mentions = [at(p, t, "ZorbFuse" if p[0] == "p" else "multi-zorb fusion", "method", "proposed")
                 for p, t in texts.items()]
     _, links, _ = resolve(mentions, papers=[Paper(p, t) for p, t in texts.items()])
+    assert {link.paper_id for link in links if link.role == "proposed"} == {"p1"}
+
+
+@pytest.mark.parametrize("second", ["Results with ZorbFuse are good.", "We build on ZorbFuse for zorbing."])
+def test_a_name_two_papers_propose_keeps_only_the_proposal_whose_text_coins_it(second):
+    texts = {"p1": "We propose ZorbFuse, a novel fuser.", "p2": second}
+    mentions = [at(p, t, "ZorbFuse", "method", "proposed") for p, t in texts.items()]
+    _, links, _ = resolve(mentions, papers=[Paper(p, t) for p, t in texts.items()])
+    assert {link.paper_id for link in links if link.role == "proposed"} == {"p1"}
+
+
+@pytest.mark.parametrize("coined", ["We propose ZQG, a novel zorb planner.", "We introduce ZQG, which plans zorbs."])
+def test_an_acronym_a_paper_coins_is_its_own_not_the_reading_another_paper_defines(coined):
+    texts = {"p1": coined, "p2": "We train Zorbic Quux Graphs (ZQG) on scans.", "p3": "ZQG graphs help here."}
+    mentions = [at("p1", texts["p1"], "ZQG", "method", "proposed"),
+                at("p2", texts["p2"], "Zorbic Quux Graphs", "method"), at("p2", texts["p2"], "ZQG", "method"),
+                at("p3", texts["p3"], "ZQG", "method")]
+    _, links, _ = resolve(mentions, [("p2", "ZQG", "Zorbic Quux Graphs")],
+                          papers=[Paper(p, t) for p, t in texts.items()])
+    node = {link.paper_id: link.entity_id for link in links}
+    assert node["p1"] != node["p2"] and node["p3"] == node["p2"]  # a user of the name takes the defined reading
+
+
+@pytest.mark.parametrize(("user_type", "apart"), [("dataset", True), ("method", False)])
+def test_a_name_one_paper_coins_and_others_use_as_another_type_is_two_things(user_type, apart):
+    texts = {"p1": "We propose ZORBIX, a novel zorb framework.", "u1": "Dice of 0.8 on ZORBIX and more.",
+             "u2": "We report results on ZORBIX here."}
+    mentions = [at("p1", texts["p1"], "ZORBIX", "method", "proposed"),
+                *(at(p, texts[p], "ZORBIX", user_type) for p in ("u1", "u2"))]
+    entities, links, _ = resolve(mentions, papers=[Paper(p, t) for p, t in texts.items()])
+    node = {link.paper_id: link.entity_id for link in links}
+    assert (node["p1"] != node["u1"]) is apart and node["u1"] == node["u2"]
     assert {link.paper_id for link in links if link.role == "proposed"} == {"p1"}
 
 

@@ -33,6 +33,13 @@ def test_a_name_the_abstract_coins(name, coined):
     ("We answer questions using a hard dataset called Zorbset, on which we win.", "Zorbset", False),
     ("We evaluate on a benchmark called Zorbset.", "Zorbset", False),
     ("We release a benchmark called Zorbset for planning.", "Zorbset", True),
+    ("We introduce Contrastive Zorbing (CZ), a learning rule.", "CZ", True),  # the long form's short form
+    ("We introduce a new Contrastive Zorbing (CZ) loss for planning.", "CZ", False),  # the object is a CZ loss
+    ("We propose a human-zorb model (ZM) collaborative framework.", "ZM", False),
+    ("We propose a multi-zorb system (MZS) that plans.", "MZS", False),  # a kind, not a coined long form
+    ("We propose Zorb-Aware Routing for Graphs (ZARG), which plans.", "ZARG", True),
+    ("We evaluate Contrastive Zorbing (CZ) on planning.", "CZ", False),
+    ("We propose to train with contrastive zorbing over many long steps and (CZ) rules.", "CZ", False),
 ])
 def test_a_plural_acronym_or_a_name_called_after_a_word_of_use_is_not_coined(text, name, coined):
     start = text.index(name)

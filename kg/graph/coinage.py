@@ -5,8 +5,10 @@
   name's key, the others are `TRACE|<paper>`), and papers that only use the name are one more (`TRACE|`); unless more
   papers use the name than coin it (an established name some papers present as theirs). Names the gazetteer knows
   are one thing whoever claims them (their proposals are checked by `concepts.may_propose`).
-- A name MANY_CLAIMS or more papers propose without being split so is not credibly anyone's: only the papers whose
-  own text coins it keep their proposal (a lower-case phrase: none, it is a kind).
+- A name one paper coins and OTHER_KIND or more papers name as another type (`we propose DRIVE, a framework`; `Dice on
+  DRIVE`, the data set) is two things: the users keep the name's key, the coinage is `DRIVE|<paper>`.
+- A name CLAIMS or more papers propose without being split so is not credibly anyone's: only the papers whose
+  own text coins it keep their proposal (a lower-case phrase MANY_CLAIMS or more papers propose: none, it is a kind).
 - A lower-case phrase a paper proposes as `a (novel) X` or `our X`, and other papers name too, is a kind of thing
   the paper contributes one of, not its contribution: "we propose a novel generative model, FooGAN" proposes FooGAN and uses the kind,
   and "we propose a novel attention mechanism" credits no one with `attention mechanism`; `we propose glorp
@@ -19,10 +21,12 @@ from collections import defaultdict
 
 from kg.graph.evidence import coined_here
 from kg.graph.knowledge import Knowledge
-from kg.graph.concepts import known_entry
+from kg.graph.concepts import concept_type, known_entry
 from kg.types import Mention
 
-MANY_CLAIMS = 3  # proposed by this many papers: proposals need the paper's own coining words
+MANY_CLAIMS = 3  # coined by this many papers: three coinages are three things, however many papers use the name
+OTHER_KIND = 2  # other papers that must agree on another type before a coinage parts from their name
+CLAIMS = 2  # proposed by this many papers (one concept after the split): proposals need the paper's own coining words
 MARK = "|"  # between a coined name's key and the coining paper's id, in a coinage's concept key (no key has one)
 KIND_BEFORE = re.compile(r"\b(?:a|an|our)\s+(?:[\w-]+\s+){0,3}$", re.I)
 
@@ -59,6 +63,11 @@ def split_coinages(groups: dict[str, list[Mention]], members: dict[str, list[str
         papers = coiners(group, texts) if named(group) and not known_entry(members[key], knowledge) else []
         users = len({m.paper_id for m in group}) - len(papers)
         # more papers use a name than the two that coin it: an established name; three coinages are three things
+        if len(papers) == 1 and another_kind(group, papers[0]):  # DRIVE the framework, DRIVE the data set
+            out[key], keys[key] = [m for m in group if m.paper_id != papers[0]], members[key]
+            split = f"{key}{MARK}{papers[0]}"
+            out[split], keys[split] = [m for m in group if m.paper_id == papers[0]], members[key]
+            continue
         if len(papers) < 2 or users > len(papers) and len(papers) < MANY_CLAIMS:
             out[key], keys[key] = group, members[key]
             continue
@@ -72,6 +81,17 @@ def split_coinages(groups: dict[str, list[Mention]], members: dict[str, list[str
     return out, keys
 
 
+def another_kind(group: list[Mention], coiner: str) -> bool:
+    """Whether OTHER_KIND or more other papers name the coined name, and their mentions agree on a type that is not
+    the coining paper's: the coinage shares its name with an established thing (a data set, not the framework)."""
+    others = [m for m in group if m.paper_id != coiner]
+    if len({m.paper_id for m in others}) < OTHER_KIND:
+        return False
+    theirs = concept_type(others)
+    agreed = {m.paper_id for m in others if m.type == theirs}
+    return len(agreed) >= OTHER_KIND and theirs != concept_type([m for m in group if m.paper_id == coiner])
+
+
 def unnamed_kind(mention: Mention, text: str | None) -> bool:
     """A proposed mention that is a lower-case phrase after `a`, `an` or `our` and at most three more words (`we
     propose a novel generative model`): the paper's contribution is an instance of the kind, not the kind."""
@@ -80,9 +100,10 @@ def unnamed_kind(mention: Mention, text: str | None) -> bool:
     return bool(KIND_BEFORE.search(text[max(0, mention.start - 80):mention.start]))
 
 
-def claimed_widely(groups: dict[str, list[Mention]]) -> set[str]:
-    """Keys of the concepts MANY_CLAIMS or more papers propose."""
-    return {key for key, group in groups.items() if len({m.paper_id for m in group if m.role == "proposed"}) >= MANY_CLAIMS}
+def claims(groups: dict[str, list[Mention]]) -> dict[str, int]:
+    """How many papers propose each concept, for the concepts CLAIMS or more papers propose."""
+    counts = {key: len({m.paper_id for m in group if m.role == "proposed"}) for key, group in groups.items()}
+    return {key: n for key, n in counts.items() if n >= CLAIMS}
 
 
 def shared(groups: dict[str, list[Mention]]) -> set[str]:
@@ -90,11 +111,13 @@ def shared(groups: dict[str, list[Mention]]) -> set[str]:
     return {key for key, group in groups.items() if len({m.paper_id for m in group}) >= 2}
 
 
-def credible(mentions: list[Mention], text: str | None, widely: bool, kind: bool = True) -> list[Mention]:
+def credible(mentions: list[Mention], text: str | None, claimed: int, kind: bool = True) -> list[Mention]:
     """The proposed mentions of a concept in one paper that can stand: not an unnamed `a novel X` when other papers
-    name X too (`kind`; a phrase only this paper writes is its own delimited contribution), and for a concept
-    many papers propose, only a name the text coins."""
+    name X too (`kind`; a phrase only this paper writes is its own delimited contribution); for a concept `claimed`
+    by CLAIMS or more papers, only a form the text coins (`evidence.coined_here`), and by MANY_CLAIMS or more only
+    a name (a lower-case phrase that many papers propose is a kind)."""
     named_here = [m for m in mentions if not (kind and unnamed_kind(m, text))]
-    if not widely:
+    if claimed < CLAIMS:
         return named_here
-    return [m for m in named_here if text is not None and written_as_name(m) and coined_here(text, m.start, m.end)]
+    return [m for m in named_here if text is not None and coined_here(text, m.start, m.end)
+            and (claimed < MANY_CLAIMS or written_as_name(m))]

@@ -45,6 +45,10 @@ NAMED = re.compile(r"(?:\b(?:called|named|termed|dubbed|coined|namely)\s*[,:]?\s
 OBJECT = re.compile(r"(?:\bwe\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design|release|build|construct|curate)s?"
                     r"\s+(?:(?:a|an|the)\s+)?(?:(?:novel|new|simple|first|unified|general)\s+)*"
                     r"|\bour\s+(?:(?:proposed|new|novel)\s+)?)$", re.I)  # we propose X, our X
+# we introduce Contrastive Zorbing (CZ): the short form in brackets after a long form the paper coins
+DEFINED_OBJECT = re.compile(OBJECT.pattern[:-1] + r"(?P<long>(?:[\w'-]+\s+){0,7}[\w'-]+)\s*\(\s*$", re.I)
+LINKING_WORDS = frozenset("a an and for from in of on the to via with".split())  # lower-case inside a coined name
+CLOSED = re.compile(r"\s*\)")
 OBJECT_END = re.compile(r"\s*(?:[,.;:()\[]|$|(?:that|which|to|for|with|in|on|by|as|and|is|are|via|from)\b)")
 PLURAL_ACRONYM = re.compile(r"[A-Z][A-Z0-9-]*[A-Z]s")  # BNNs, AEs, GANs
 USED_BEFORE = re.compile(r"\b(?:using|use|uses|used|on|from|adopt|adopts|adopting|employ|employs|employing)"
@@ -76,7 +80,10 @@ def head_type(head: str) -> str | None:
 
 def coined_here(text: str, start: int, end: int) -> bool:
     """Whether the abstract presents the name at [start, end) as its own: `termed X`, `a new method, X`,
-    `X, a novel ...`, or `we propose X` / `our X` when X is the whole object (not `we propose a KV cache policy`).
+    `X, a novel ...`, or `we propose X` / `our X` when X is the whole object (not `we propose a KV cache policy`),
+    or the short form in brackets after such a long form in title case (`we introduce Contrastive Zorbing (CZ),
+    a ...`; not `we propose a human-large language model (LLM) collaborative framework`, nor `we propose a
+    multi-agent system (MAS)`, a kind).
     An acronym in the plural names instances of a kind (`our BNNs`, `our AEs`), and a name `called` after a word of
     use names an existing thing (`using a challenging dataset called CLEVR`): neither is coined."""
     before, after = text[max(0, start - WINDOW):start], text[end:end + WINDOW]
@@ -86,7 +93,15 @@ def coined_here(text: str, start: int, end: int) -> bool:
         return True
     if NOVEL_AFTER.match(after):
         return True
+    if (defined := DEFINED_OBJECT.search(before)) and (closed := CLOSED.match(after)):  # the long form ends the object
+        return title_case(defined.group("long")) and bool(OBJECT_END.match(after, closed.end()))
     return bool(OBJECT.search(before) and OBJECT_END.match(after))
+
+
+def title_case(words: str) -> bool:
+    """Whether every word but linking words starts with a capital or a digit (`Contrastive Zorbing`, `Zorb-Aware
+    Routing for Graphs`): a coined long form, not a kind (`a multi-agent system (MAS)`)."""
+    return all(w[:1].isupper() or w[:1].isdigit() for w in re.split(r"[\s-]+", words) if w and w not in LINKING_WORDS)
 
 
 def number_format(text: str, start: int, end: int) -> bool:

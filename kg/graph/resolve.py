@@ -17,10 +17,10 @@ from typing import Callable, Iterable, Sequence
 from kg.graph.acronyms import Definitions, read_definitions, same_meaning
 from kg.graph.bind import bound_pairs, completed
 from kg.graph.broader import with_broader
-from kg.graph.coinage import MARK, claimed_widely, credible, shared, split_coinages
+from kg.graph.coinage import MARK, claims, credible, shared, split_coinages
 from kg.graph.context import Context, definers
 from kg.graph.concepts import concept_type, defined_votes, known_entry, typed_reading
-from kg.graph.evidence import cleaned
+from kg.graph.evidence import cleaned, coined_here
 from kg.text.keys import acronym_key, display_form, match_key, surface_key
 from kg.graph.ids import Concept, entity_ids
 from kg.graph.knowledge import Knowledge, default_knowledge
@@ -36,8 +36,10 @@ Pair = Sequence[str]  # (paper, short, long) or, without a paper, (short, long)
 class Resolver:
     """The key of the concept a written form names, in a given paper."""
 
-    def __init__(self, definitions: Definitions, knowledge: Knowledge, texts: dict[str, str] | None = None) -> None:
+    def __init__(self, definitions: Definitions, knowledge: Knowledge, texts: dict[str, str] | None = None,
+                 coins: frozenset[tuple[str, str]] = frozenset()) -> None:
         self.definitions, self.knowledge = definitions, knowledge
+        self.coins = coins  # (paper, acronym key) a paper coins without defining: its own name, no other's reading
         self.context = Context(texts or {})
         self.definers, self.long_keys = definers(definitions.local, self.reading)
         self.readings: dict[str, Counter] = defaultdict(Counter)  # acronym key -> concept keys -> papers
@@ -59,7 +61,7 @@ class Resolver:
         key = self.key(name, paper)
         default = self.expand(paper, key)
         readings = {k: n for k, n in self.readings.get(key, {}).items() if n >= 2 or k in self.knowledge.types}
-        if (paper, key) in self.definitions.local or len(readings) < 2:
+        if (paper, key) in self.definitions.local or (paper, key) in self.coins or len(readings) < 2:
             return default  # a reading one paper gives, unknown to the gazetteer, is too weak to split on
         found = self.definers.get(key, {})
         chosen = self.context.reading(paper, {k: found.get(k, []) for k in readings}, self.long_keys, default)
@@ -74,9 +76,13 @@ class Resolver:
     def expand(self, paper: str, key: str) -> str:
         """A key read as its concept: the paper's own acronym definition, else the corpus's agreed one,
         the name the paper coins for its spelled-out form, then the gazetteer's canonical name; a long form the paper
-        defines its acronym by, cut short of the gazetteer's reading (`cut_short`), is that reading there."""
+        defines its acronym by, cut short of the gazetteer's reading (`cut_short`), is that reading there. An acronym
+        the paper coins itself (`we propose ICG, a ...`) without defining it is its own name, not another paper's
+        reading."""
         if (paper, key) in self.cut:
             return self.cut[paper, key]
+        if (paper, key) in self.coins and (paper, key) not in self.definitions.local:
+            return self.known(key)
         long = self.definitions.local.get((paper, key)) or self.definitions.dominant.get(key, key)
         return self.reading(key, long, paper)
 
@@ -164,7 +170,7 @@ def resolve(
     clean, original, raw = completed_forms(*cleaned(mentions, corpus.texts), corpus.texts)
     definitions = read_definitions(paired(abbreviation_pairs), surface_key, spelled_label,
                                    bound_pairs(clean, corpus.texts))
-    resolver = Resolver(definitions, knowledge, corpus.texts)
+    resolver = Resolver(definitions, knowledge, corpus.texts, coined_acronyms(clean, corpus.texts))
     by_key = key_mentions(clean, resolver)
     groups, members = merge_variants(by_key, resolver, sentence_initial(by_key, corpus.texts))
     groups = {k: g for k, g in groups.items() if k and not set(members[k]) & knowledge.generic
@@ -175,10 +181,10 @@ def resolve(
     entities = [e for e in entities if e.id not in generic]
     groups = {k: g for k, g in groups.items() if entity_of[k] not in generic}
     mention_entity = {raw[m]: entity_of[k] for k, group in groups.items() for m in group}
-    check, widely, kinds = proposal_check(groups, members, knowledge, corpus), claimed_widely(groups), shared(groups)
+    check, claimed, kinds = proposal_check(groups, members, knowledge, corpus), claims(groups), shared(groups)
 
     def named_check(key: str, paper: str, found: list[Mention]) -> bool:  # an unnamed `a novel X` proposes no X
-        named = credible(found, corpus.texts.get(paper), key in widely, key in kinds)
+        named = credible(found, corpus.texts.get(paper), claimed.get(key, 0), key in kinds)
         return bool(named) and check(key, paper, named)
     links = link_papers(groups, entity_of, original, named_check)
     entities = with_broader(entities, Counter(link.entity_id for link in links))
@@ -195,6 +201,12 @@ def completed_forms(clean: list[Mention], evidence: dict[Mention, Mention], raw:
                                  name=long.name[:len(long.name) - len(short.name)] + evidence[short].name)
         raw[long] = raw[short]
     return [longer.get(m, m) for m in clean], evidence, raw
+
+
+def coined_acronyms(mentions: list[Mention], texts: dict[str, str]) -> frozenset[tuple[str, str]]:
+    """(paper, acronym key) of the acronyms a paper presents as its own (`evidence.coined_here`)."""
+    return frozenset((m.paper_id, key) for m in mentions if m.role == "proposed" and (key := acronym_key(m.name))
+                     and m.paper_id in texts and coined_here(texts[m.paper_id], m.start, m.end))
 
 
 def key_mentions(mentions: list[Mention], resolver: Resolver) -> dict[str, list[Mention]]:
