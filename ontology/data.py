@@ -9,7 +9,7 @@ from importlib import resources
 PACKAGE = "kg.ontology"
 GENERIC_FILE = "generic-terms.jsonl"
 CATEGORIES = ("field", "complexity class", "hyperparameter", "generic object", "organisation", "adjective",
-              "software", "bare measure")
+              "software", "bare measure", "statistic")
 
 
 def read_jsonl(folder, name: str) -> list[dict]:
