@@ -91,6 +91,13 @@ def test_help_pages_show_no_python_type_names(command: tuple[str, ...]) -> None:
     assert not re.findall(r"<(?:bool|str|int|float|path|list\[\w+\]|int range)>", page), page
 
 
+@pytest.mark.parametrize("command", [(), *command_paths()], ids=lambda c: " ".join(c) or "kg")
+def test_help_descriptions_are_wrapped_by_the_terminal_not_the_source(command: tuple[str, ...]) -> None:
+    page = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "400"}).output
+    description = page.split("Usage:")[1].split("\u256d")[0].splitlines()[1:]  # up to the first box
+    assert all(line.rstrip().endswith((".", ")", ":")) for line in description if line.strip()), page
+
+
 def test_help_lists_the_registered_formats_and_engines() -> None:
     import kg.exporters  # noqa: F401  (registers the built-in exporters)
     from kg.registry import exporters

@@ -1,8 +1,9 @@
 """Shared pieces of the `--help` pages."""
 from __future__ import annotations
 
+import inspect
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, Iterator
 
 
 EXIT_CODES = "Exit codes: 0 success, 1 failure or bad input (one line on stderr), 2 usage error."
@@ -13,6 +14,12 @@ EXTRACTION_NAMES = ("extractors: acronyms, chunks, gazetteer, proposals, shapes;
 EXTRACTORS_HELP = ("Extractors, presets and at most one combiner, comma-separated (default = the rules and the "
                    "fine-tuned encoder; fast = the rules and the linear span model, no transformer; rules = the rule "
                    f"extractors alone). {EXTRACTION_NAMES}.")
+
+
+def described(command: Callable) -> str:
+    """A command's docstring as help text: each paragraph one line, so the terminal, not the source, wraps it."""
+    paragraphs = inspect.cleandoc(command.__doc__ or "").split("\n\n")
+    return "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
 
 
 def examples(*lines: str) -> str:
