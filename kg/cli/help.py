@@ -5,6 +5,8 @@ import inspect
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
+import typer
+
 
 EXIT_CODES = "Exit codes: 0 success, 1 failure or bad input (one line on stderr), 2 usage error."
 
@@ -20,6 +22,16 @@ def described(command: Callable) -> str:
     """A command's docstring as help text: each paragraph one line, so the terminal, not the source, wraps it."""
     paragraphs = inspect.cleandoc(command.__doc__ or "").split("\n\n")
     return "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
+
+
+def unwrap_help(app: typer.Typer) -> None:
+    """Give every command of `app` and of its sub-apps without an explicit help its docstring `described`."""
+    for command in app.registered_commands:
+        if command.help is None and command.callback is not None:
+            command.help = described(command.callback)
+    for group in app.registered_groups:
+        if group.typer_instance is not None:
+            unwrap_help(group.typer_instance)
 
 
 def examples(*lines: str) -> str:

@@ -18,7 +18,7 @@ from kg.cli.cache import cache_app
 from kg.cli.check import check_command
 from kg.cli.errors import EXIT_USAGE, ErrorHandlingGroup, fail
 from kg.cli.eval import eval_command
-from kg.cli.help import EXTRACTORS_HELP, described, examples
+from kg.cli.help import EXTRACTORS_HELP, examples, unwrap_help
 from kg.cli.lint import lint_command
 from kg.cli.query import query_command
 from kg.cli.train import train_command
@@ -120,7 +120,7 @@ app.command("train", epilog=examples("kg train gold/*.jsonl",
                                      "kg train gold/*.jsonl --out extractors/model/weights/span_model.npz"))(train_command)
 app.command("bench", epilog=examples("kg bench", "kg bench corpus.jsonl --runs 3 --jobs 2",
                                      "kg bench corpus.jsonl --synthetic 50000 --no-parse --no-incremental"))(bench_command)
-app.command("query", help=described(query_command), epilog=examples("kg query exports/graph.ttl --list",
+app.command("query", epilog=examples("kg query exports/graph.ttl --list",
                                      "kg query exports/graph.ttl task-datasets --param text=detection",
                                      "kg query exports/graph.ttl entity-neighbourhood -p entity=imagenet",
                                      "kg query exports/graph.ttl my-query.rq --format csv"))(query_command)
@@ -128,5 +128,6 @@ app.command("serve", epilog=examples("kg serve exports/graph.ttl", "kg serve exp
                                      "curl -H 'Accept: text/csv' --data-urlencode 'query=ASK {}' "
                                      "http://127.0.0.1:7878/sparql"))(serve_command)
 app.command("check", epilog=examples("kg check exports/", "kg check exports/ --browser --no-shacl"))(check_command)
-app.command("lint", help=described(lint_command), epilog=examples("kg lint exports/", "kg lint out/graph.graphml --top 50 --json"))(lint_command)
+app.command("lint", epilog=examples("kg lint exports/", "kg lint out/graph.graphml --top 50 --json"))(lint_command)
 app.add_typer(cache_app, name="cache")
+unwrap_help(app)

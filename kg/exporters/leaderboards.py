@@ -1,6 +1,7 @@
 """Leaderboards from the graph's results: per dataset, metric and unit with at least two scores (a board never
-ranks 97.2% against 5.7 cm, nor a fraction against a percent), the scores ranked best first by the metric's direction (kg.graph.results.direction; unknown: higher first, and said), and the
-page's Leaderboards tab as HTML (every text escaped; rows carry `data-node` so a click opens the paper)."""
+ranks 97.2% against 5.7 cm, nor a fraction against a percent), the scores ranked best first by the metric's
+direction (kg.graph.results.direction; unknown: higher first, and said), and the page's Leaderboards tab as HTML
+(every text escaped; rows carry `data-node` so a click opens the paper)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -86,8 +87,8 @@ def render_leaderboards(G: nx.DiGraph, index: dict[Any, int]) -> str:
     if not boards:
         return ('<h2>Leaderboards</h2><p class="muted">No dataset has two or more scores by the same metric (in '
                 'one unit) in these abstracts.</p>')
-    parts = [f'<h2>Leaderboards</h2><p class="muted">{len(boards):,} leaderboards (a dataset, a metric and a unit with two or '
-             f'more reported scores){f", the first {BOARDS_SHOWN} shown" if len(boards) > BOARDS_SHOWN else ""}; '
+    parts = [f'<h2>Leaderboards</h2><p class="muted">{len(boards):,} leaderboards (a dataset, a metric and a unit '
+             f'with two or more reported scores){f", the first {BOARDS_SHOWN} shown" if len(boards) > BOARDS_SHOWN else ""}; '
              'values as the abstracts state them, best first.</p>']
     for board in boards[:BOARDS_SHOWN]:
         dataset = escape(str(G.nodes[board.dataset]["label"]))

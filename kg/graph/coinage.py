@@ -62,12 +62,13 @@ def split_coinages(groups: dict[str, list[Mention]], members: dict[str, list[str
     for key, group in groups.items():
         papers = coiners(group, texts) if named(group) and not known_entry(members[key], knowledge) else []
         users = len({m.paper_id for m in group}) - len(papers)
+        if len(papers) == 1:
+            mine, others = [m for m in group if m.paper_id == papers[0]], [m for m in group if m.paper_id != papers[0]]
+            if another_kind(mine, others):  # DRIVE the framework, DRIVE the data set
+                out[key], keys[key] = others, members[key]
+                out[f"{key}{MARK}{papers[0]}"], keys[f"{key}{MARK}{papers[0]}"] = mine, members[key]
+                continue
         # more papers use a name than the two that coin it: an established name; three coinages are three things
-        if len(papers) == 1 and another_kind(group, papers[0]):  # DRIVE the framework, DRIVE the data set
-            out[key], keys[key] = [m for m in group if m.paper_id != papers[0]], members[key]
-            split = f"{key}{MARK}{papers[0]}"
-            out[split], keys[split] = [m for m in group if m.paper_id == papers[0]], members[key]
-            continue
         if len(papers) < 2 or users > len(papers) and len(papers) < MANY_CLAIMS:
             out[key], keys[key] = group, members[key]
             continue
@@ -81,15 +82,15 @@ def split_coinages(groups: dict[str, list[Mention]], members: dict[str, list[str
     return out, keys
 
 
-def another_kind(group: list[Mention], coiner: str) -> bool:
-    """Whether OTHER_KIND or more other papers name the coined name, and their mentions agree on a type that is not
-    the coining paper's: the coinage shares its name with an established thing (a data set, not the framework)."""
-    others = [m for m in group if m.paper_id != coiner]
+def another_kind(mine: list[Mention], others: list[Mention]) -> bool:
+    """Whether OTHER_KIND or more other papers name the coining paper's name (`mine`: its mentions), and their
+    mentions agree on a type that is not the coining paper's: the coinage shares its name with an established thing
+    (a data set, not the framework)."""
     if len({m.paper_id for m in others}) < OTHER_KIND:
         return False
     theirs = concept_type(others)
     agreed = {m.paper_id for m in others if m.type == theirs}
-    return len(agreed) >= OTHER_KIND and theirs != concept_type([m for m in group if m.paper_id == coiner])
+    return len(agreed) >= OTHER_KIND and theirs != concept_type(mine)
 
 
 def unnamed_kind(mention: Mention, text: str | None) -> bool:

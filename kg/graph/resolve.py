@@ -10,8 +10,8 @@ concept alone (`ids`).
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from collections import Counter, defaultdict
+from dataclasses import replace
 from typing import Callable, Iterable, Sequence
 
 from kg.graph.acronyms import Definitions, read_definitions, same_meaning

@@ -20,9 +20,9 @@ from kg.types import Link, Mention, ResultMention
 # matched on the metric's lower-cased words: the longest listed name the metric contains wins.
 HIGHER = ("accuracy", "f1", "f1-score", "f-score", "precision", "recall", "auc", "auroc", "roc-auc", "map",
           "miou", "iou", "dice", "bleu", "rouge", "meteor", "cider", "psnr", "ssim", "success rate", "pass@1",
-          "pass@k", "pass", "exact match", "em", "top-1", "top-5", "win rate", "reward", "score", "throughput", "speedup",
-          "speed-up", "ndcg", "mrr", "hit rate", "hits@1", "hits@10", "r@1", "recall@1", "kappa", "correlation",
-          "spearman", "pearson", "r2", "coverage", "fps", "pass rate", "resolve rate", "solve rate", "hit@1",
+          "pass@k", "pass", "exact match", "em", "top-1", "top-5", "win rate", "reward", "score", "throughput",
+          "speedup", "speed-up", "ndcg", "mrr", "hit rate", "hits@1", "hits@10", "r@1", "recall@1", "kappa",
+          "correlation", "spearman", "pearson", "r2", "coverage", "fps", "pass rate", "resolve rate", "solve rate", "hit@1",
           "area under the curve", "area under the roc curve", "mcc", "chrf", "bertscore", "sacrebleu", "ap",
           "average precision")
 LOWER = ("error", "error rate", "wer", "cer", "fid", "kid", "lpips", "perplexity", "loss", "mse", "rmse", "mae",
