@@ -27,8 +27,9 @@ def read_jsonl(folder, name: str) -> list[dict]:
 @lru_cache(maxsize=4)
 def gazetteer_entries(package: str = PACKAGE) -> tuple[dict, ...]:
     """Every gazetteer entry: {"name", "type", "aliases"} and optionally "same" (aliases that are the concept itself
-    although they extend its name: ImageNet-1K; other extending aliases are variants, ResNet-50) and "year" (when it
-    was introduced), file by
+    although they extend its name: ImageNet-1K; other extending aliases are variants, ResNet-50), "other" (forms
+    written like the name, another case, that name something else: LoRa, the radio protocol, for LoRA) and "year"
+    (when it was introduced), file by
     file in name order (do not modify them); a year that is not an integer from 1900 to 2100 is an error."""
     folder = resources.files(package).joinpath("gazetteer")
     names = sorted(item.name for item in folder.iterdir() if item.name.endswith(".jsonl"))

@@ -170,12 +170,14 @@ def test_a_defined_acronym_means_what_its_paper_defines(abstract, long, short, k
     assert len(mine) == 1 and (set(mine) == set(nodes_of(entities, links, "p2"))) is joins
 
 
-def test_an_undefined_mixed_case_spelling_still_is_another_name():
-    knowledge = build_knowledge(GAZETTEER, [], surface_key)
+@pytest.mark.parametrize(("other", "nodes"), [((), 1), (("ZeQu",), 2)])
+def test_an_undefined_spelling_in_another_case_is_the_name_unless_known_as_another(other, nodes):
+    gazetteer = [{**GAZETTEER[0], "other": list(other)}, *GAZETTEER[1:]]
+    knowledge = build_knowledge(gazetteer, [], surface_key)
     text = "We transmit over ZeQu links."
     entities, _, _ = resolve([at(text, "ZeQu", paper="p2"), Mention("p3", 0, 4, "ZeQU", "method", name="ZeQU")],
                              knowledge=knowledge, papers=[Paper("p2", text), Paper("p3", "ZeQU")])
-    assert len(entities) == 2
+    assert len(entities) == nodes
 
 
 def lint_graph(abstract: str, entities: dict[str, tuple[str, tuple[str, ...]]]) -> nx.DiGraph:
@@ -209,11 +211,13 @@ def test_lint_counts_a_definition_on_two_nodes_not_a_look_alike(abstract, entiti
     assert bool(split_definitions(graph, listed)) is split
 
 
-@pytest.mark.parametrize(("abstract", "collision"), [
-    ("We use the zorbic quux unit (ZeQu) here.", False),  # the paper defines that spelling as the entity's name
-    ("We send ZeQu packets here.", True),  # LoRa under LoRA: another name
+@pytest.mark.parametrize(("abstract", "others", "collision"), [
+    ("We use the zorbic quux unit (ZeQu) here.", {"ZeQu"}, False),  # the paper defines that spelling as the name
+    ("We send ZeQu packets here.", {"ZeQu"}, True),  # LoRa under LoRA: known as another name
+    ("We send ZeQu packets here.", set(), False),  # ReLu under ReLU: a spelling of the name
 ])
-def test_lint_counts_a_mixed_case_alias_as_a_collision_unless_its_paper_defines_it(abstract, collision):
+def test_lint_counts_a_case_alias_known_as_another_name_as_a_collision_unless_its_paper_defines_it(
+        abstract, others, collision):
     graph = lint_graph(abstract, {"method:zequ": ("ZeQU", ("zorbic quux unit", "ZeQu"))})
     listed = [(n, d) for n, d in graph.nodes(data=True) if d.get("kind") == "entity"]
-    assert bool(case_collisions(listed, graph)) is collision
+    assert bool(case_collisions(listed, graph, others)) is collision

@@ -181,14 +181,33 @@ def test_an_all_capital_name_never_takes_the_ordinary_lower_case_word(acronym, w
     assert joined is (word != word.lower() or word == "qrt")  # `Zorb` capitalised joins; `qrt` reads as no word
 
 
-def test_a_mixed_case_name_written_in_another_case_is_another_name():
+@pytest.mark.parametrize(("other", "expected"), [
+    ((), [("ZORB", "ZoRB", "ZoRBs", "ZoRb")]),  # another case: a spelling of the name
+    (("ZoRb",), [("ZORB", "ZoRB", "ZoRBs"), ("ZoRb",)]),  # a form the gazetteer knows names something else
+])
+def test_a_name_written_in_another_case_is_the_name_unless_known_as_another(other, expected):
     from kg.graph.knowledge import build_knowledge
     from kg.text.keys import surface_key
 
-    gazetteer = build_knowledge([{"name": "ZoRB", "type": "method", "aliases": []}], [], surface_key)
+    gazetteer = build_knowledge([{"name": "ZoRB", "type": "method", "aliases": [], "other": list(other)}], [],
+                                surface_key)
     entities, _, _ = resolve([mention("p1", "ZoRB"), mention("p2", "ZoRBs"), mention("p3", "ZoRb"),
                               mention("p4", "ZORB")], knowledge=gazetteer)
-    assert sorted(tuple(sorted((e.label, *e.aliases))) for e in entities) == [("ZORB", "ZoRB", "ZoRBs"), ("ZoRb",)]
+    assert sorted(tuple(sorted((e.label, *e.aliases))) for e in entities) == expected
+
+
+@pytest.mark.parametrize(("written", "definition", "joined"), [
+    ("ZoRB", None, True), ("ZORB", None, True),  # an acronym written in another case: the known name (MIoU, mIoU)
+    ("ZoRB", "zonal robust baseline", False),  # unless its paper defines it as something else
+])
+def test_an_acronym_in_another_case_folds_to_the_known_name(written, definition, joined):
+    from kg.graph.knowledge import build_knowledge
+    from kg.text.keys import surface_key
+
+    gazetteer = build_knowledge([{"name": "zoRB", "type": "metric", "aliases": []}], [], surface_key)
+    pairs = [("p2", written, definition)] if definition else []
+    entities, _, _ = resolve([mention("p1", "zoRB"), mention("p2", written)], pairs, knowledge=gazetteer)
+    assert (len(entities) == 1) is joined
 
 
 def test_implausible_definition_is_ignored():

@@ -19,6 +19,9 @@ class Knowledge:
     names: dict[str, str] = field(default_factory=dict)  # canonical key -> the gazetteer's name
     types: dict[str, str] = field(default_factory=dict)  # canonical key -> the gazetteer's type
     years: dict[str, int] = field(default_factory=dict)  # canonical key -> the year it was introduced
+    others: frozenset[str] = frozenset()  # written forms the gazetteer knows name something else (LoRa is not LoRA)
+    folded: dict[str, str] = field(default_factory=dict)  # upper-cased acronym key -> the one gazetteer key it folds to
+    forms: dict[str, tuple[str, ...]] = field(default_factory=dict)  # canonical key -> its name and the aliases read so
 
     def key_of(self, key: str) -> str:
         """The gazetteer's canonical key for a key, else the key."""
@@ -48,7 +51,24 @@ def build_knowledge(gazetteer: Iterable[dict], generic: Iterable[dict], key: Cal
     names = {key(entry["name"]): entry["name"] for entry in gazetteer}
     types = {key(entry["name"]): entry["type"] for entry in gazetteer if entry.get("type")}
     years = {key(entry["name"]): entry["year"] for entry in gazetteer if entry.get("year")}
-    return Knowledge(canonical, frozenset(k for k in generic_keys if k), names, types, years)
+    others = frozenset(form for entry in gazetteer for form in entry.get("other", ()))
+    forms: dict[str, list[str]] = {}
+    for entry in gazetteer:
+        target = key(entry["name"])
+        forms.setdefault(target, []).extend(a for a in (entry["name"], *entry.get("aliases", ()))
+                                            if canonical.get(key(a), key(a)) == target)
+    return Knowledge(canonical, frozenset(k for k in generic_keys if k), names, types, years, others,
+                     case_folded({*canonical, *names}), {k: tuple(v) for k, v in forms.items()})
+
+
+def case_folded(keys: Iterable[str]) -> dict[str, str]:
+    """Upper-cased acronym keys (a capital after the first character: mIOU, bABI) -> the key, for the forms only
+    one key folds to (`MIoU` is mIoU, `BaBi` bAbI; MAP and mAP both known fold to neither)."""
+    by_upper: dict[str, set[str]] = {}
+    for key in keys:
+        if any(c.isupper() for c in key[1:]) and " " not in key:
+            by_upper.setdefault(key.upper(), set()).add(key)
+    return {upper: next(iter(found)) for upper, found in by_upper.items() if len(found) == 1}
 
 
 @lru_cache(maxsize=4)

@@ -26,7 +26,8 @@ from kg.graph.ids import Concept, entity_ids
 from kg.graph.knowledge import Knowledge, default_knowledge
 from kg.graph.labels import choose_label, lone_adjective, repair
 from kg.graph.links import Corpus, link_papers, proposal_check, relate
-from kg.graph.variants import Union, case_pairs, ending_pairs, inverted_pairs, kind_pairs
+from kg.graph.spellings import family_pairs, same_labels, typo_pairs
+from kg.graph.variants import case_pairs, regroup, ending_pairs, inverted_pairs, kind_pairs
 from kg.types import Entity, Link, Mention, MentionRelation, Paper, Relation
 
 __all__ = ["resolve", "Resolver"]
@@ -108,17 +109,20 @@ class Resolver:
         return self.expand(paper, self.key(name, paper))
 
     def key(self, name: str, paper: str = "") -> str:
-        """`surface_key`, except that a mixed-case acronym written with another case than the gazetteer's mixed-case
-        name for its key is another name (LoRa, the radio protocol, is not LoRA): its key is the form itself, unless
-        the paper defines it (`rectified linear unit (ReLu)` means what that paper writes)."""
+        """`surface_key`, except that an acronym written in another case than a gazetteer name is that name
+        (`ReLu`, `MIoU`, `BaBi`: ReLU, mIoU, bAbI) unless the gazetteer knows the form names something else (LoRa,
+        the radio protocol, is not LoRA: its key is the form itself), the paper defines or coins it, or the corpus
+        agrees on a definition of it."""
         key = surface_key(name)
         if (paper, key) in self.definitions.local:
             return key
-        known = self.knowledge.names.get(self.known(key), "")
         written = name[:-1] if name.endswith("s") and len(name) > 2 and name[-2].isupper() else name
-        if acronym_key(name) and mixed_case(written) and mixed_case(known) and acronym_key(known) == key \
-                and written != known:
+        if written in self.knowledge.others:
             return written
+        knowledge = self.knowledge
+        if acronym_key(name) and key not in knowledge.canonical and key not in knowledge.names \
+                and key not in self.definitions.dominant and (paper, key) not in self.coins:
+            return knowledge.folded.get(key.upper(), key)
         return key
 
     def spelled_out(self, paper: str, name: str) -> str | None:
@@ -129,11 +133,6 @@ class Resolver:
         if expanded == [k or w for k, w in zip(keys, words)]:
             return None
         return self.expand(paper, match_key(" ".join(expanded)))
-
-
-def mixed_case(form: str) -> bool:
-    """A form with a lower-case letter after its first character and a capital after it too (LoRA, mAP, ReLU)."""
-    return any(c.islower() for c in form[1:]) and any(c.isupper() for c in form[1:])
 
 
 def truncated(long: str, known: str) -> bool:
@@ -177,6 +176,9 @@ def resolve(
               and not adjectives_only(g, members[k], knowledge)}
     groups, members = split_coinages(groups, members, corpus.texts, knowledge, corpus.years)
     entities, entity_of = make_entities(groups, members, resolver, corpus.texts)
+    groups, members, joined = same_labels(groups, members, entities, entity_of, lambda key: MARK in key)
+    if joined:
+        entities, entity_of = make_entities(groups, members, resolver, corpus.texts)
     generic = {e.id for e in entities if surface_key(e.label) in knowledge.generic}
     entities = [e for e in entities if e.id not in generic]
     groups = {k: g for k, g in groups.items() if entity_of[k] not in generic}
@@ -246,10 +248,9 @@ def sentence_initial(by_key: dict[str, list[Mention]], texts: dict[str, str]) ->
 
 def merge_variants(by_key: dict[str, list[Mention]], resolver: Resolver,
                    initial: set[tuple[str, str, str]] = frozenset()) -> tuple[dict[str, list[Mention]], dict[str, list[str]]]:
-    """Join keys that name one concept (acronym case, `X score`, `rate of convergence`, expansions alike,
-    acronym words spelled out) under the most used key; also the member keys of each. `initial` forms are
-    capitalised only because they open a sentence."""
-    union = Union({k: len(g) for k, g in by_key.items()})
+    """Join keys that name one concept (acronym case, `X score`, `rate of convergence`, expansions alike, acronym
+    words spelled out, one paper's typo of a name, a model's version without its family) under the most used key;
+    also the member keys of each. `initial` forms are capitalised only because they open a sentence."""
     keys = set(by_key)
     acronyms = {a for g in by_key.values() for m in g if (a := acronym_key(m.name))}
     forms = sorted({(k, m.paper_id, m.name) for k, g in by_key.items() for m in g})
@@ -267,15 +268,13 @@ def merge_variants(by_key: dict[str, list[Mention]], resolver: Resolver,
              *known_alike(resolver, keys)]
     types = {k: concept_type(g) for k, g in by_key.items()}
     pairs.extend(ending_pairs(keys, resolver.known, types.__getitem__, resolver.knowledge.names, resolver.knowledge.generic))
-    pairs = [(a, b) for a, b in pairs if a not in defined or types[a] == types[b]]  # LM: model, modeling
-    for a, b in pairs:
-        union.join(a, b)
-    merged: dict[str, list[Mention]] = defaultdict(list)
-    members: dict[str, list[str]] = defaultdict(list)
-    for key in sorted(by_key):
-        merged[union.find(key)].extend(by_key[key])
-        members[union.find(key)].append(key)
-    return merged, members
+    pairs.extend(typo_pairs({k: [(m.paper_id, m.name, m.role) for m in g] for k, g in by_key.items()},
+                            resolver.knowledge.forms))
+    models = {k: (Counter(m.name for m in g).most_common(1)[0][0], len({m.paper_id for m in g}))
+              for k, g in by_key.items() if types[k] == "model"}
+    families = (n for k, n in resolver.knowledge.names.items() if resolver.knowledge.types.get(k) == "model" and " " not in n)
+    pairs.extend(family_pairs(models, families, lambda name: resolver("", name)))
+    return regroup(by_key, [(a, b) for a, b in pairs if a not in defined or types[a] == types[b]])  # LM: model, modeling
 
 
 def known_alike(resolver: Resolver, keys: set[str]) -> Iterable[tuple[str, str]]:

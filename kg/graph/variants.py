@@ -3,6 +3,7 @@ followed by its kind ("BLEU score", "MNIST dataset", "EM algorithm") when the ba
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from typing import Callable, Collection, Iterable
 
 from kg.text.keys import acronym_key
@@ -21,6 +22,7 @@ KINDS = {  # a name followed by the kind of thing it is; words of one class are 
 }
 PROPER_KINDS = frozenset("environment environments game games suite backbone backbones encoder encoders adaptation "
                          "fine-tuning finetuning".split())  # after a proper name only: Atari games, not mean field games
+QUANTITY = re.compile(r"\bgradients?$", re.I)  # a quantity an algorithm computes, not the algorithm
 KIND_SUFFIX = re.compile(r"^(?P<name>.+?)\s+(?P<kind>" + "|".join(sorted(KINDS, key=len, reverse=True)) + r")$", re.I)
 
 
@@ -48,6 +50,21 @@ class Union:
             self.sizes[keep] += self.sizes[gone]
 
 
+def regroup(groups: dict[str, list], pairs: Iterable[tuple[str, str]],
+            members: Callable[[str], list[str]] = lambda key: [key]) -> tuple[dict[str, list], dict[str, list[str]]]:
+    """The groups joined along `pairs` (each set named as `Union` names it), and the member keys of each (`members`:
+    a group's own member keys)."""
+    union = Union({k: len(g) for k, g in groups.items()})
+    for a, b in pairs:
+        union.join(a, b)
+    joined: dict[str, list] = defaultdict(list)
+    joined_members: dict[str, list[str]] = defaultdict(list)
+    for key in sorted(groups):
+        joined[union.find(key)].extend(groups[key])
+        joined_members[union.find(key)].extend(members(key))
+    return joined, joined_members
+
+
 def case_pairs(keys: Iterable[str], raw_acronyms: Iterable[str], resolve_bare: Callable[[str], str],
                written: Callable[[str], Iterable[str]] = lambda key: ()) -> Iterable[tuple[str, str]]:
     """A lowercase key (`adam`, `r cnn`) and the one acronym spelled like it without spaces (`ADAM`,
@@ -72,6 +89,10 @@ BLOCKED = {"metric": {"model", "dataset"}, "distance": {"model", "dataset"}, "me
            "framework": {"task"}, "adaptation": {"task"}, "tuning": {"task"},
            "data": {"method", "model", "metric", "task"}}  # Inception score is no Inception; an algorithm no task;
 # `X games`/`X benchmark` join only a dataset X (Atari games; not Cross-Entropy Games)
+PHRASE_BLOCKED = {"metric": {"method", "task"}, "distance": {"method", "task"}, "method": {"metric", "dataset"},
+                  "model": {"metric", "dataset"}}  # after a lower-case phrase, too: `mutual information method` is no
+# mutual information, `total variation distance` no total variation (a regulariser), `attention score` no attention;
+# a name's own type is too noisy to block it (KL, typed method by some papers, and KL divergence)
 
 
 def kind_pairs(forms: Iterable[tuple[str, str, str]], keys: set[str], resolve_form: Callable[[str, str], str],
@@ -89,6 +110,8 @@ def kind_pairs(forms: Iterable[tuple[str, str, str]], keys: set[str], resolve_fo
         if not match:
             continue
         name, word = match.group("name").strip(), match.group("kind").lower()
+        if KINDS[word] == "method" and QUANTITY.search(name):
+            continue  # `stochastic gradient algorithm` is SGD; `stochastic gradient`, the estimate, is not
         written = name[:1].lower() + name[1:] if (key, paper, form) in initial else name
         proper = any(c.isupper() or c.isdigit() for c in written) or acronym_key(name)
         if word in PROPER_KINDS and not proper:
@@ -96,7 +119,8 @@ def kind_pairs(forms: Iterable[tuple[str, str, str]], keys: set[str], resolve_fo
         kind = KINDS[word]
         target = resolve_form(paper, name)
         named = proper or any(c in " -" for c in name)
-        if named and target in keys and target != key and type_of(target) not in BLOCKED[kind]:
+        blocked = BLOCKED[kind] | (set() if proper else PHRASE_BLOCKED.get(kind, set()))
+        if named and target in keys and target != key and type_of(target) not in blocked:
             yield key, target  # not Inception (a model) and Inception score (a metric)
         base = (kind, target)
         if bases.setdefault(base, key) != key:
@@ -123,7 +147,6 @@ SAME_ENDINGS = (  # (ending, ending, the types both keys must have): one concept
     ("network", "neuralnetwork", {"model", "method"}),  # recurrent network, recurrent neural network
     ("rate", "ratio", {"metric"}),  # compression rate, compression ratio
     ("measure", "score", {"metric"}),  # F-measure, F-score
-    ("gradient", "gradientdescent", {"method"}),  # stochastic gradient (methods), stochastic gradient descent
     ("gradientmethod", "gradientdescent", {"method"}),  # natural gradient method, natural gradient descent
     ("gradientalgorithm", "gradientdescent", {"method"}),  # gradient algorithm (no stem needed), gradient descent
 )
@@ -133,12 +156,13 @@ def ending_pairs(keys: Collection[str], known: Callable[[str], str], type_of: Ca
                  gazetteer: Collection[str] = (), generic: Collection[str] = ()) -> Iterable[tuple[str, str]]:
     """Keys that differ only in a SAME_ENDINGS ending (`known` reads the other spelling through the gazetteer: F-score
     is its F1 score), when both concepts have one of its types; never two gazetteer entries (a Bayesian network
-    is no Bayesian neural network), nor a generic name (`deep network` is no concept, `deep neural network` one)."""
+    is no Bayesian neural network), nor a generic name (`deep network` is no concept, `deep neural network` one).
+    Stochastic gradients (the estimate) are no ending variant of stochastic gradient descent."""
     keys = set(keys)
     for key in sorted(keys):
         for ending, other, types in SAME_ENDINGS:
             stem = key[:-len(ending)]
-            # `gradient method` needs no stem to be gradient descent; `gradient` or `network` alone names no concept
+            # `gradient method` needs no stem to be gradient descent; `network` alone names no concept
             bare = not stem and not ending.endswith(("method", "algorithm"))
             if not key.endswith(ending) or bare or stem.endswith("neural") or key in generic:
                 continue
@@ -146,3 +170,4 @@ def ending_pairs(keys: Collection[str], known: Callable[[str], str], type_of: Ca
             if target in keys and target != key and target not in generic and {type_of(key), type_of(target)} <= types \
                     and not {key, target} <= set(gazetteer):
                 yield key, target
+

@@ -10,7 +10,7 @@ from typing import Iterable
 import networkx as nx
 
 from kg.text.keys import acronym_key, match_key, surface_key
-from kg.graph.knowledge import default_knowledge
+from kg.graph.knowledge import Knowledge, default_knowledge
 from kg.graph.labels import label_problems
 from kg.graph.variants import BLOCKED, KIND_SUFFIX, KINDS
 from kg.quality import patterns, trust
@@ -127,10 +127,11 @@ def shared_acronyms(nodes: list[tuple[str, dict]]) -> list[str]:
     return [f"{key}: {', '.join(sorted(ids))}" for key, ids in sorted(owners.items()) if len(ids) > 1]
 
 
-def audit(graph: nx.Graph, top: int = 20, check_top: int = 50) -> Audit:
-    """All findings for one graph, and how many of the `check_top` entities per type they name."""
+def audit(graph: nx.Graph, top: int = 20, check_top: int = 50, knowledge: Knowledge | None = None) -> Audit:
+    """All findings for one graph, and how many of the `check_top` entities per type they name (`knowledge`: the
+    shipped gazetteer unless given)."""
     nodes = entity_nodes(graph)
-    knowledge = default_knowledge(surface_key)
+    knowledge = knowledge or default_knowledge(surface_key)
     generic = knowledge.generic
     result = Audit(entities=len(nodes), checked_top=check_top)
     for node, data in nodes:
@@ -149,7 +150,7 @@ def audit(graph: nx.Graph, top: int = 20, check_top: int = 50) -> Audit:
     result.odd_labels = trust.odd_labels(listed, graph)
     result.split_acronyms = trust.split_expansions(listed)
     result.doubtful_proposals = trust.doubtful_proposals(listed, knowledge)
-    result.case_collisions = patterns.case_collisions(listed, graph)
+    result.case_collisions = patterns.case_collisions(listed, graph, knowledge.others)
     result.coinages = patterns.coinages(listed, knowledge)
     result.generic_aliases = patterns.generic_aliases(listed)
     result.split_definitions = patterns.split_definitions(graph, listed)

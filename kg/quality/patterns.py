@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import Iterable
+from typing import Collection, Iterable
 
 import networkx as nx
 
@@ -30,15 +30,11 @@ def plural_of(form: str, label: str) -> bool:
     return form in (label + "s", label + "es")
 
 
-def mixed(form: str) -> bool:
-    """Lower- and upper-case letters after the first character (LoRA, mAP)."""
-    return any(c.islower() for c in form[1:]) and any(c.isupper() for c in form[1:])
-
-
-def case_collisions(nodes: Iterable[Node], graph: nx.Graph | None = None) -> list[str]:
+def case_collisions(nodes: Iterable[Node], graph: nx.Graph | None = None, others: Collection[str] = ()) -> list[str]:
     """An all-capital or mixed-case short name with an alias that is an ordinary lower-case word of its letters
-    (`clip`, `clips` under CLIP) or a differently cased mixed-case name (LoRa under LoRA), unless a paper linked to
-    the entity defines that spelling as one of its names (`rectified-linear unit (ReLu)` under ReLU)."""
+    (`clip`, `clips` under CLIP) or a differently cased form the gazetteer knows names something else (`others`:
+    LoRa under LoRA), unless a paper linked to the entity defines that spelling as one of its names; another case
+    alone is a spelling of the name (ReLu under ReLU)."""
     found = []
     for node, data in nodes:
         label = data["label"]
@@ -49,7 +45,7 @@ def case_collisions(nodes: Iterable[Node], graph: nx.Graph | None = None) -> lis
             if bare.lower() != label.lower() or plural_of(alias, label) or bare == label:
                 continue
             word = bare == bare.lower() and re.search(r"[aeiouy]", bare)
-            other_case = mixed(bare) and mixed(label) and acronym_key(label) is not None  # LoRa/LoRA; not HotPotQA
+            other_case = bare in others and acronym_key(label) is not None  # LoRa/LoRA; not HotPotQA
             if other_case and graph is not None and defined_by_paper(graph, node, data, alias):
                 continue
             if word or other_case:
