@@ -368,3 +368,17 @@ def test_a_typo_in_the_long_form_beside_an_acronym_joins_the_name():
 def test_an_algorithm_named_after_the_gradient_it_computes_is_not_that_gradient(forms, nodes):
     entities, _, _ = resolve([plain(f"p{i}", form, "method") for i, form in enumerate(forms)])
     assert len(entities) == nodes
+
+
+def test_a_defined_long_form_with_an_acronym_word_is_the_concept_spelled_out():
+    from kg.graph.knowledge import build_knowledge
+
+    knowledge = build_knowledge([{"name": "zorbic learning", "type": "method", "aliases": ["ZL"]},
+                                 {"name": "zorbic learning with quux rewards", "type": "method", "aliases": []}],
+                                [], surface_key)
+    text = "We use ZL with Quux Rewards (ZLQR). ZLQR helps."
+    mentions = [at_text("p1", text, "ZLQR"), at_text("p1", text.replace("(ZLQR)", "(....)"), "ZLQR"),
+                plain("p2", "zorbic learning with quux rewards", "method")]
+    entities, _, _ = resolve(mentions, [("p1", "ZLQR", "ZL with Quux Rewards")], knowledge=knowledge,
+                             papers=[Paper("p1", text), Paper("p2", "zorbic learning with quux rewards")])
+    assert len(entities) == 1

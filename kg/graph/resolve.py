@@ -264,6 +264,7 @@ def merge_variants(by_key: dict[str, list[Mention]], resolver: Resolver,
                if not {a, b} <= set(resolver.knowledge.names)),  # two gazetteer entries: cross-entropy method, loss
              *inverted_pairs(forms, keys, resolver),
              *((k, t) for k, t in spelled if t in keys and t != k),
+             *defined_spelled_out(resolver, keys),
              *((a, b) for a, b in resolver.definitions.same if a in keys and b in keys),
              *known_alike(resolver, keys)]
     types = {k: concept_type(g) for k, g in by_key.items()}
@@ -275,6 +276,16 @@ def merge_variants(by_key: dict[str, list[Mention]], resolver: Resolver,
     families = (n for k, n in resolver.knowledge.names.items() if resolver.knowledge.types.get(k) == "model" and " " not in n)
     pairs.extend(family_pairs(models, families, lambda name: resolver("", name)))
     return regroup(by_key, [(a, b) for a, b in pairs if a not in defined or types[a] == types[b]])  # LM: model, modeling
+
+
+def defined_spelled_out(resolver: Resolver, keys: set[str]) -> Iterable[tuple[str, str]]:
+    """A long form papers define an acronym by, read with its own acronym words spelled out, when that is a key too
+    (`RL with Verifiable Rewards (RLVR)`: reinforcement learning with verifiable rewards)."""
+    for key in sorted(keys & set(resolver.definitions.spelled)):
+        for written in sorted(resolver.definitions.spelled[key]):
+            if (target := resolver.spelled_out("", written)) in keys and target != key:
+                yield key, target
+                break
 
 
 def known_alike(resolver: Resolver, keys: set[str]) -> Iterable[tuple[str, str]]:
