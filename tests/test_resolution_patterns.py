@@ -364,6 +364,7 @@ def test_a_typo_in_the_long_form_beside_an_acronym_joins_the_name():
 @pytest.mark.parametrize(("forms", "nodes"), [
     (("zorbic gradient algorithm", "zorbic gradient descent", "zorbic gradient"), 2),  # the estimate stays apart
     (("zorbic search algorithm", "zorbic search"), 1),
+    (("zorbic gradient algorithm", "zorbic gradient method", "zorbic gradient"), 1),  # conditional gradient: no descent
 ])
 def test_an_algorithm_named_after_the_gradient_it_computes_is_not_that_gradient(forms, nodes):
     entities, _, _ = resolve([plain(f"p{i}", form, "method") for i, form in enumerate(forms)])

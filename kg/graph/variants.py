@@ -22,7 +22,8 @@ KINDS = {  # a name followed by the kind of thing it is; words of one class are 
 }
 PROPER_KINDS = frozenset("environment environments game games suite backbone backbones encoder encoders adaptation "
                          "fine-tuning finetuning".split())  # after a proper name only: Atari games, not mean field games
-QUANTITY = re.compile(r"\bgradients?$", re.I)  # a quantity an algorithm computes, not the algorithm
+QUANTITY = re.compile(r"\bgradients?$", re.I)  # `X gradient algorithm` is X gradient descent where papers write that
+# (`stochastic gradient`, the estimate, stays apart); elsewhere X gradient is the method (conditional gradient)
 KIND_SUFFIX = re.compile(r"^(?P<name>.+?)\s+(?P<kind>" + "|".join(sorted(KINDS, key=len, reverse=True)) + r")$", re.I)
 
 
@@ -110,8 +111,6 @@ def kind_pairs(forms: Iterable[tuple[str, str, str]], keys: set[str], resolve_fo
         if not match:
             continue
         name, word = match.group("name").strip(), match.group("kind").lower()
-        if KINDS[word] == "method" and QUANTITY.search(name):
-            continue  # `stochastic gradient algorithm` is SGD; `stochastic gradient`, the estimate, is not
         written = name[:1].lower() + name[1:] if (key, paper, form) in initial else name
         proper = any(c.isupper() or c.isdigit() for c in written) or acronym_key(name)
         if word in PROPER_KINDS and not proper:
@@ -120,7 +119,8 @@ def kind_pairs(forms: Iterable[tuple[str, str, str]], keys: set[str], resolve_fo
         target = resolve_form(paper, name)
         named = proper or any(c in " -" for c in name)
         blocked = BLOCKED[kind] | (set() if proper else PHRASE_BLOCKED.get(kind, set()))
-        if named and target in keys and target != key and type_of(target) not in blocked:
+        descent = kind == "method" and QUANTITY.search(name) and resolve_form(paper, f"{name} descent") in keys
+        if named and target in keys and target != key and type_of(target) not in blocked and not descent:
             yield key, target  # not Inception (a model) and Inception score (a metric)
         base = (kind, target)
         if bases.setdefault(base, key) != key:
