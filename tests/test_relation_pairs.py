@@ -113,3 +113,14 @@ def test_relation_scores_match_one_to_one_at_the_largest_matching():
     assert both["all"].tp == 2  # a greedy matching gives the first triple a's gold and leaves the second none
     twice = score_relations({"p": [(a, "evaluated_on", x), (a, "evaluated_on", x)]}, gold)
     assert twice["all"].tp == 1 and twice["all"].predicted == 2
+
+
+def test_gold_entities_are_found_in_the_plural_as_whole_words_under_their_gold_form():
+    from kg.extractors.encoder.relation_data import locate_gold
+
+    text = "Flurb networks (FNs) beat Glorp trajectories on Qux-10 and Qux-100. FlurbNetworks differ."
+    record = {"entities": [{"name": "flurb network", "type": "model", "aliases": ["FN"]},
+                           {"name": "Glorp trajectory", "type": "method"}, {"name": "Qux-10", "type": "dataset"}]}
+    found = [(text[s.start:s.end], s.name, s.type) for s in locate_gold(text, record)]
+    assert found == [("Flurb networks", "flurb network", "model"), ("FNs", "FN", "model"),
+                     ("Glorp trajectories", "Glorp trajectory", "method"), ("Qux-10", "Qux-10", "dataset")]

@@ -45,14 +45,23 @@ class Examples:
     source: tuple[str, ...]  # "predicted" or "gold": the spans the row's pair was built from
 
 
+def form_pattern(form: str) -> str:
+    """A regular expression for a gold form as a whole word, also in the plural (`LLMs`, `trajectories`), which
+    has the same matching key."""
+    if form[-1:].lower() == "y":
+        return r"(?<!\w)" + re.escape(form[:-1]) + r"(?:y|ys|ies|Y|YS|IES)(?!\w)"
+    return r"(?<!\w)" + re.escape(form) + (r"(?:s|es|S|ES)?" if form[-1:].isalpha() else "") + r"(?!\w)"
+
+
 def locate_gold(text: str, record: dict) -> list[Span]:
-    """The gold entities' names and aliases found in the text (whole words; longest first, no overlaps)."""
+    """The gold entities' names and aliases found in the text (whole words, singular or plural; longest first,
+    no overlaps)."""
     forms = [(form, e) for e in record.get("entities", ()) for form in (e["name"], *e.get("aliases", ())) if form]
     taken = np.zeros(len(text) + 1, dtype=bool)
     spans = []
     for form, entity in sorted(forms, key=lambda fe: (-len(fe[0]), fe[0])):
-        pattern = re.compile(r"(?<!\w)" + re.escape(form) + r"(?!\w)")
-        hits = list(pattern.finditer(text)) or list(re.finditer(pattern.pattern, text, re.I))
+        pattern = form_pattern(form)
+        hits = list(re.finditer(pattern, text)) or list(re.finditer(pattern, text, re.I))
         for hit in hits:
             if not taken[hit.start():hit.end()].any():
                 taken[hit.start():hit.end()] = True
