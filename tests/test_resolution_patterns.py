@@ -305,7 +305,7 @@ def test_a_long_form_one_paper_binds_to_its_acronym_is_still_the_concept_others_
 def test_acronym_labels_alike_are_not_joined_by_their_label():
     from kg.graph.spellings import label_pairs
 
-    labelled = {"a": ("method", "ZQ"), "b": ("method", "ZQ"), "c": ("method", "zorb net"), "d": ("method", "Zorb Net"),
+    labelled = {"a": ("method", "ZQ"), "b": ("method", "ZQ"), "c": ("method", "zorb net"), "d": ("method", "Zorb-Net"),
                 "e|p1": ("method", "zorb net"), "f": ("model", "zorb net")}
     assert list(label_pairs(labelled, lambda key: "|" in key)) == [("c", "d")]
 

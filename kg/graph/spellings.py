@@ -6,6 +6,7 @@ import re
 from collections import Counter, defaultdict
 from typing import Callable, Iterable
 
+from kg.graph.ids import slug
 from kg.graph.variants import regroup
 from kg.text.keys import acronym_key
 from kg.types import Entity, Mention
@@ -76,7 +77,7 @@ def one_typo(wrong: str, right: str) -> bool:
 
 def label_pairs(labelled: dict[str, tuple[str, str]], coinage: Callable[[str], bool]) -> Iterable[tuple[str, str]]:
     """Keys whose concepts got one type and one label, a phrase or a name (not an acronym, which different papers
-    read their own ways, nor a coinage; a phrase in any case): one concept that papers write alike, apart only
+    read their own ways, nor a coinage; a phrase in any case, with hyphens or spaces): one concept that papers write alike, apart only
     because a paper bound its long form to the acronym it defines (`Truncated backpropagation through time
     (TBPTT)`, `Sentinel-2 (S2)`). `labelled` maps each key to its concept's (type, label)."""
     first: dict[tuple[str, str], str] = {}
@@ -84,7 +85,7 @@ def label_pairs(labelled: dict[str, tuple[str, str]], coinage: Callable[[str], b
         kind, label = labelled[key]
         if coinage(key) or acronym_key(label) or (len(label) < 5 and " " not in label):
             continue
-        name = label.lower() if " " in label else label
+        name = slug(label) if " " in label or "-" in label else label  # a phrase in any case, hyphens or spaces
         if first.setdefault((kind, name), key) != key:
             yield first[(kind, name)], key
 
