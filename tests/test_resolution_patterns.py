@@ -383,3 +383,23 @@ def test_a_defined_long_form_with_an_acronym_word_is_the_concept_spelled_out():
     entities, _, _ = resolve(mentions, [("p1", "ZLQR", "ZL with Quux Rewards")], knowledge=knowledge,
                              papers=[Paper("p1", text), Paper("p2", "zorbic learning with quux rewards")])
     assert len(entities) == 1
+
+
+@pytest.mark.parametrize(("forms", "entity_type", "nodes"), [
+    (("ZIME 2025", "ZIME25"), "dataset", 1), (("ZIME-2024", "ZIME24"), "dataset", 1),
+    (("ZIME 2025", "ZIME24"), "dataset", 2),  # another year
+    (("Zohen's zappa", "Zohen zappa"), "metric", 1),
+])
+def test_a_name_written_another_way_is_one_node(forms, entity_type, nodes):
+    entities, _, _ = resolve([plain(f"p{i}", form, entity_type) for i, form in enumerate(forms)])
+    assert len(entities) == nodes
+
+
+def test_an_acronym_before_the_word_its_expansion_ends_with_reads_once():
+    from kg.graph.knowledge import build_knowledge
+
+    knowledge = build_knowledge([{"name": "text-to-zorb generation", "type": "task", "aliases": ["T2Z"]}], [],
+                                surface_key)
+    mentions = [plain("p1", "text-to-zorb generation", "task"), plain("p2", "T2Z generation", "task")]
+    entities, _, _ = resolve(mentions, knowledge=knowledge)
+    assert len(entities) == 1

@@ -26,7 +26,7 @@ from kg.graph.ids import Concept, entity_ids
 from kg.graph.knowledge import Knowledge, default_knowledge
 from kg.graph.labels import choose_label, lone_adjective, repair
 from kg.graph.links import Corpus, link_papers, proposal_check, relate
-from kg.graph.spellings import family_pairs, same_labels, typo_pairs
+from kg.graph.spellings import family_pairs, same_labels, typo_pairs, written_pairs
 from kg.graph.variants import case_pairs, regroup, ending_pairs, inverted_pairs, kind_pairs
 from kg.types import Entity, Link, Mention, MentionRelation, Paper, Relation
 
@@ -125,14 +125,22 @@ class Resolver:
             return knowledge.folded.get(key.upper(), key)
         return key
 
+    def known_short(self, word: str) -> str | None:
+        """The key of a short name with a digit the gazetteer reads as another (T2I: text-to-image generation)."""
+        key = surface_key(word)
+        return key if any(c.isdigit() for c in word) and key in self.knowledge.canonical else None
+
     def spelled_out(self, paper: str, name: str) -> str | None:
-        """The key of a name with its acronym words expanded (`KL divergence`), None if none expands."""
+        """The key of a name with its acronym words expanded (`KL divergence`; `T2I generation` is text-to-image
+        generation, the word the expansion ends with not repeated), None if none expands."""
         words = re.split(r"[\s\-\u2010-\u2015]+", name)
-        keys = [acronym_key(w) if len(words) > 1 else None for w in words]
+        keys = [(acronym_key(w) or self.known_short(w)) if len(words) > 1 else None for w in words]
         expanded = [self.expand(paper, k) if k else w for k, w in zip(keys, words)]
         if expanded == [k or w for k, w in zip(keys, words)]:
             return None
-        return self.expand(paper, match_key(" ".join(expanded)))
+        repeated = {i + 1 for i, (k, e) in enumerate(zip(keys, expanded[:-1]))
+                    if k and e != k and len(words[i + 1]) > 3 and e.endswith(match_key(words[i + 1]))}  # `T2I generation`
+        return self.expand(paper, match_key(" ".join(e for i, e in enumerate(expanded) if i not in repeated)))
 
 
 def truncated(long: str, known: str) -> bool:
@@ -275,6 +283,7 @@ def merge_variants(by_key: dict[str, list[Mention]], resolver: Resolver,
               for k, g in by_key.items() if types[k] == "model"}
     families = (n for k, n in resolver.knowledge.names.items() if resolver.knowledge.types.get(k) == "model" and " " not in n)
     pairs.extend(family_pairs(models, families, lambda name: resolver("", name)))
+    pairs.extend(written_pairs(forms, keys, lambda k: types[k], resolver))
     return regroup(by_key, [(a, b) for a, b in pairs if a not in defined or types[a] == types[b]])  # LM: model, modeling
 
 

@@ -119,3 +119,24 @@ def family_pairs(names: dict[str, tuple[str, int]], families: Iterable[str],
                  if (full := key_of(f"{family} {name}")) in names and full != key and names[full][1] >= papers}
         if len(found) == 1:
             yield key, found.pop()
+
+
+YEAR = re.compile(r"(?P<name>.*[A-Za-z])[\s-]?20(?P<year>\d\d)")  # AIME 2025, AIME-2025, AIME2025
+POSSESSIVE = re.compile(r"(?<=[A-Za-z])['\u2019]s\b")  # Cohen's kappa
+
+
+def written_pairs(forms: Iterable[tuple[str, str, str]], keys: set[str], type_of: Callable[[str], str],
+                  resolve_form: Callable[[str, str], str]) -> Iterable[tuple[str, str]]:
+    """(key, paper, written form) written another way that is a key of its type too: a benchmark's year in four digits
+    or two (`AIME 2025` = `AIME25`), a name's possessive or not (`Cohen's kappa` = `Cohen kappa`)."""
+    for key, paper, form in forms:
+        others = []
+        if (year := YEAR.fullmatch(form)) and type_of(key) == "dataset":
+            others = [f"{year.group('name')}{sep}{year.group('year')}" for sep in ("", "-", " ")]
+        if POSSESSIVE.search(form):
+            others.append(POSSESSIVE.sub("", form))
+        for other in others:
+            target = resolve_form(paper, other)
+            if target in keys and target != key and type_of(target) == type_of(key):
+                yield key, target
+                break
