@@ -27,6 +27,7 @@ from kg.graph.knowledge import Knowledge, default_knowledge
 from kg.graph.labels import choose_label, lone_adjective, repair
 from kg.graph.links import Corpus, link_papers, proposal_check, relate
 from kg.graph.spellings import family_pairs, same_labels, typo_pairs, written_pairs
+from kg.graph.titles import promoted, title_keys
 from kg.graph.variants import case_pairs, regroup, ending_pairs, inverted_pairs, kind_pairs
 from kg.types import Entity, Link, Mention, MentionRelation, Paper, Relation
 
@@ -172,9 +173,10 @@ def resolve(
 ) -> tuple[list[Entity], list[Link], list[Relation]]:
     """Group mentions into entities (one per concept) and paper links (one per paper-entity). `papers` (their
     abstracts and years) lets the abstracts' own words inform types, fragments and proposals."""
-    knowledge = knowledge or default_knowledge(surface_key)
+    knowledge, papers = knowledge or default_knowledge(surface_key), tuple(papers)
     corpus = Corpus(papers)
     clean, original, raw = completed_forms(*cleaned(mentions, corpus.texts), corpus.texts)
+    clean = promoted(clean, (original, raw), title_keys(papers))
     definitions = read_definitions(paired(abbreviation_pairs), surface_key, spelled_label,
                                    bound_pairs(clean, corpus.texts))
     resolver = Resolver(definitions, knowledge, corpus.texts, coined_acronyms(clean, corpus.texts))

@@ -104,7 +104,7 @@ def gold_papers(records: list[dict], file: str) -> list[Paper]:
 
     papers = []
     for line, record in enumerate(records, start=1):
-        paper = record_to_paper({"id": record["id"], "year": record.get("year"),
+        paper = record_to_paper({"id": record["id"], "year": record.get("year"), "title": record.get("title"),
                                  "abstract": record.get("text", record.get("abstract"))}, file, line)
         if not isinstance(paper, Skipped):
             papers.append(paper)
