@@ -9,10 +9,12 @@ from spacy.tokens import Doc
 
 from kg.extraction.interface import Candidate, CandidateRelation, DocContext
 from kg.extraction.results import CandidateResult
+from kg.extractors.results.binding import carries
 from kg.extractors.results.features import number_features
 from kg.extractors.results.fields import read_fields
 from kg.extractors.results.model import LABELS, ResultsModel, load
 from kg.extractors.results.numbers import Number, find_numbers, worded_bound
+from kg.extractors.results.signs import signed_change
 
 ResultsFn = Callable[[Doc, DocContext, list[Candidate], Sequence[CandidateRelation]], list[CandidateResult]]
 
@@ -47,7 +49,7 @@ def read_results(model: ResultsModel, doc: Doc, mentions: Sequence[Candidate],
         result = 1.0 - float(p[0])
         if result < model.threshold:
             continue
-        kind = LABELS[1 + int(p[2] > p[1])]
+        kind = "change" if signed_change(doc.text, number) else LABELS[1 + int(p[2] > p[1])]
         key = (number.value.lstrip("+").replace(",", ""), number.unit)
         if key not in best or result > best[key][0]:
             best[key] = (result, number, kind)
@@ -56,8 +58,8 @@ def read_results(model: ResultsModel, doc: Doc, mentions: Sequence[Candidate],
     for result, number, kind in sorted(best.values(), key=lambda b: b[1].start):
         f = read_fields(doc, number, mentions, kind, model, relations)
         before = found[-1] if found and sentence_of(found[-1].start) == sentence_of(number.start) else None
-        if not f.metric_name and before is not None:  # '95.1% accuracy, against 90.5% for X': the same measure
-            f = replace(f, metric=before.metric, metric_name=before.metric_name)
+        if not f.metric_name and before is not None and carries(doc.text, numbers, before.start, number):
+            f = replace(f, metric=before.metric, metric_name=before.metric_name)  # '95.1% accuracy, 90.5% for X'
         found.append(CandidateResult(number.start, number.end, kind, number.unit, f.metric_name,
                                      number.bound or worded_bound(doc.text, number.start),
                                      f.setting, f.proposal, f.subject, f.metric, f.dataset, f.task, f.against,

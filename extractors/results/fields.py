@@ -9,6 +9,7 @@ from spacy.tokens import Doc, Span, Token
 
 from kg.extraction.interface import Candidate, CandidateRelation
 from kg.extraction.doccache import cached
+from kg.extractors.results.binding import binds
 from kg.extractors.results.features import token_at
 from kg.extractors.results.phrases import PHRASE, data_phrases
 from kg.extractors.results.linking import (BASELINE, DATASET_TYPES, NONE, PROPOSAL, SUBJECT_TYPES, Option, Place,
@@ -68,9 +69,11 @@ def governing_subject(doc: Doc, index: int, sentence: Span) -> Span | None:
 
 def metric_of(doc: Doc, number: Number, sentence: Span, mentions: Sequence[Candidate], index: int,
               last: int) -> tuple[Candidate | None, str]:
-    """The metric mention nearest the number in its sentence, and the metric as worded (that mention, else the
-    noun phrase right after the number, else the noun the number is 'of')."""
-    metrics = in_span(mentions, sentence.start_char, sentence.end_char, ("metric",))
+    """The metric mention nearest the number among those of its sentence that measure it (binding.binds), and the
+    metric as worded (that mention, else the noun phrase right after the number, else the noun the number is 'of')."""
+    numbers = cached(doc, "results_numbers", lambda d: find_numbers(d.text))
+    metrics = [m for m in in_span(mentions, sentence.start_char, sentence.end_char, ("metric",))
+               if binds(doc.text, numbers, number, m.start, m.end)]
     chosen = nearest(metrics, number)
     if chosen is not None:
         return chosen, doc.text[chosen.start:chosen.end]

@@ -1,7 +1,9 @@
 """Leaderboards from the graph's results: per dataset, metric and unit with at least two scores (a board never
 ranks 97.2% against 5.7 cm, nor a fraction against a percent), the scores ranked best first by the metric's
-direction (kg.graph.results.direction; unknown: higher first, and said), and the page's Leaderboards tab as HTML
-(every text escaped; rows carry `data-node` so a click opens the paper)."""
+direction (kg.graph.results.direction), and the page's Leaderboards tab as HTML (every text escaped; rows carry
+`data-node` so a click opens the paper). Values `kg lint` flags as impossible (an accuracy above 100%, a negative
+FID) are never ranked, as in the `leaderboard` query. A measure whose direction is unknown (a sparsity, a count of
+operations) gets no board: its groups are listed after the boards as not ranked."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -11,6 +13,7 @@ from typing import Any
 import networkx as nx
 
 from kg.graph.results import Result, direction, results_of
+from kg.text.markup import strip_markup
 
 MIN_ROWS = 2
 BOARDS_SHOWN = 300
@@ -36,14 +39,14 @@ def metric_of(G: nx.DiGraph, result: Result) -> str:
     return result.metric_name
 
 
-def leaderboards(G: nx.DiGraph, min_rows: int = MIN_ROWS) -> list[Board]:
-    """Every (dataset, metric, unit) with at least `min_rows` scores, most scores first (ties: dataset, metric,
-    unit)."""
+def all_boards(G: nx.DiGraph, min_rows: int = MIN_ROWS) -> list[Board]:
+    """Every (dataset, metric, unit) with at least `min_rows` possible scores, ranked or not (direction None), most
+    scores first (ties: dataset, metric, unit)."""
     grouped: dict[tuple[str, str, str], list[Result]] = {}
     names: dict[tuple[str, str, str], str] = {}
     for r in results_of(G):
         metric = metric_of(G, r)
-        if r.kind != "score" or not r.dataset or not metric:
+        if r.kind != "score" or not r.dataset or not metric or r.impossible:
             continue
         key = (r.dataset, metric.casefold(), r.unit)
         grouped.setdefault(key, []).append(r)
@@ -60,6 +63,16 @@ def leaderboards(G: nx.DiGraph, min_rows: int = MIN_ROWS) -> list[Board]:
                                          b.unit, b.dataset))
 
 
+def leaderboards(G: nx.DiGraph, min_rows: int = MIN_ROWS) -> list[Board]:
+    """The boards whose metric has a known direction, ranked best first (see all_boards)."""
+    return [b for b in all_boards(G, min_rows) if b.direction]
+
+
+def unranked(G: nx.DiGraph, min_rows: int = MIN_ROWS) -> list[Board]:
+    """The groups of scores whose measure has no known direction (sparsity, operations): listed, never ranked."""
+    return [b for b in all_boards(G, min_rows) if not b.direction]
+
+
 def subject_label(G: nx.DiGraph, r: Result) -> str:
     """Who reached a result: the subject's label, the paper's proposal or a baseline."""
     if r.subject and r.subject in G:
@@ -71,7 +84,7 @@ def row_html(G: nx.DiGraph, rank: int, r: Result, index: dict[Any, int]) -> str:
     """One ranked row: rank, subject, value with unit (and its bound: 'up to 12%'), paper (clickable), sentence."""
     paper = f"paper:{r.paper_id}"
     abstract = G.nodes[paper].get("abstract") or ""
-    sentence = " ".join(abstract[r.sentence_start:r.sentence_end].split())
+    sentence = " ".join(strip_markup(abstract[r.sentence_start:r.sentence_end]).text.split())  # offsets: stored text
     subject = escape(subject_label(G, r))
     if r.subject in index:
         subject = f'<span class="link" data-node="{index[r.subject]}">{subject}</span>'
@@ -81,24 +94,37 @@ def row_html(G: nx.DiGraph, rank: int, r: Result, index: dict[Any, int]) -> str:
             f'<td class="sentence">{escape(sentence)}</td></tr>')
 
 
+def unranked_html(G: nx.DiGraph, groups: list[Board], index: dict[Any, int]) -> str:
+    """The groups not ranked (direction unknown), one line each: dataset (clickable), measure, unit, how many."""
+    if not groups:
+        return ""
+    items = "".join(f'<li><span class="link" data-node="{index[g.dataset]}">{escape(str(G.nodes[g.dataset]["label"]))}'
+                    f'</span> · {escape(g.metric + (f" ({g.unit})" if g.unit else ""))} '
+                    f'<span class="muted">({len(g.rows)} values)</span></li>' for g in groups[:BOARDS_SHOWN])
+    return ('<section class="board unranked"><h3>Not ranked: whether higher or lower is better is not known</h3>'
+            f'<p class="muted">{len(groups):,} more datasets and measures with two or more reported values (sizes, '
+            f'sparsities, costs and measures paperkg has no direction for); their values are in the panels.</p>'
+            f'<ul>{items}</ul></section>')
+
+
 def render_leaderboards(G: nx.DiGraph, index: dict[Any, int]) -> str:
     """The Leaderboards tab's HTML (an explanation when there is none)."""
-    boards = leaderboards(G)
+    everything = all_boards(G)
+    boards, others = [b for b in everything if b.direction], [b for b in everything if not b.direction]
     if not boards:
         return ('<h2>Leaderboards</h2><p class="muted">No dataset has two or more scores by the same metric (in '
-                'one unit) in these abstracts.</p>')
+                'one unit, higher or lower known to be better) in these abstracts.</p>' + unranked_html(G, others, index))
     parts = [f'<h2>Leaderboards</h2><p class="muted">{len(boards):,} leaderboards (a dataset, a metric and a unit '
              f'with two or more reported scores){f", the first {BOARDS_SHOWN} shown" if len(boards) > BOARDS_SHOWN else ""}; '
-             'values as the abstracts state them, best first.</p>']
+             'values as the abstracts state them, best first; values no measurement can take (an accuracy above '
+             '100%, a negative error) left out.</p>']
     for board in boards[:BOARDS_SHOWN]:
         dataset = escape(str(G.nodes[board.dataset]["label"]))
         metric = escape(board.metric + (f" ({board.unit})" if board.unit else ""))
-        said = (f"{board.direction} is better" if board.direction
-                else "direction unknown: higher values first")
         parts.append(f'<section class="board"><h3><span class="link" data-node="{index[board.dataset]}">{dataset}'
-                     f'</span> · {metric} <span class="muted">({said}; {len(board.rows)} scores)</span>'
-                     '</h3><table><thead><tr><th>#</th><th>Subject</th><th>Value</th><th>Paper</th><th>Sentence</th>'
-                     '</tr></thead><tbody>')
+                     f'</span> · {metric} <span class="muted">({board.direction} is better; {len(board.rows)} scores)'
+                     '</span></h3><table><thead><tr><th>#</th><th>Subject</th><th>Value</th><th>Paper</th>'
+                     '<th>Sentence</th></tr></thead><tbody>')
         parts += [row_html(G, rank, r, index) for rank, r in enumerate(board.rows[:ROWS_SHOWN], start=1)]
         parts.append("</tbody></table></section>")
-    return "".join(parts)
+    return "".join(parts) + unranked_html(G, others, index)

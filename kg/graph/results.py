@@ -5,6 +5,7 @@ Graph contract: `graph.graph["results"]` is a tuple of `Result` sorted by (paper
 (`method:foo`) or None, offsets index the original abstract (end exclusive)."""
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
@@ -24,12 +25,17 @@ HIGHER = ("accuracy", "f1", "f1-score", "f-score", "precision", "recall", "auc",
           "speedup", "speed-up", "ndcg", "mrr", "hit rate", "hits@1", "hits@10", "r@1", "recall@1", "kappa",
           "correlation", "spearman", "pearson", "r2", "coverage", "fps", "pass rate", "resolve rate", "solve rate", "hit@1",
           "area under the curve", "area under the roc curve", "mcc", "chrf", "bertscore", "sacrebleu", "ap",
-          "average precision")
+          "average precision", "macro-f1", "micro-f1", "weighted-f1", "auprc", "c-index", "inception score")
 LOWER = ("error", "error rate", "wer", "cer", "fid", "kid", "lpips", "perplexity", "loss", "mse", "rmse", "mae",
          "latency", "runtime", "cost", "memory", "eer", "fpr", "false positive rate", "chamfer distance",
-         "distance", "regret", "time", "ece", "calibration error", "energy")
+         "distance", "regret", "time", "ece", "calibration error", "energy", "rfid", "gfid", "fvd")
 PERCENT_BOUNDED = ("accuracy", "precision", "recall", "f1", "success rate", "error rate", "auc", "miou", "iou",
                    "dice", "top-1", "top-5", "exact match", "win rate", "pass@1")
+# Measures that cannot be negative as scores (general knowledge); a change of them may be.
+NON_NEGATIVE = PERCENT_BOUNDED + ("error", "fid", "perplexity", "latency", "runtime", "wer", "cer", "mse", "rmse",
+                                  "mae", "psnr", "bleu", "rouge", "time", "memory", "cost")
+# Words that make a measure a ratio to a reference (relative accuracy, normalised score): it may exceed 100%.
+RELATIVE = ("relative", "normalized", "normalised", "ratio", "retention", "retained", "recovery", "recovered")
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,11 @@ class Result:
             return Decimal(0)
 
     @property
+    def impossible(self) -> str | None:
+        """Why its value is impossible (kg lint flags it, leaderboards leave it out), or None."""
+        return impossible(self.kind, self.value, self.unit, self.metric_name)
+
+    @property
     def written(self) -> str:
         """The value with its unit, as one would write it ('95.12%', '2.3x', '1.2 dB', '3.2 points')."""
         return self.text + (self.unit if self.unit in ("%", "x") else f" {self.unit}" if self.unit else "")
@@ -84,8 +95,32 @@ def direction(metric: str) -> str | None:
 
 def contains(words: str, name: str) -> bool:
     """Whether `name` occurs in `words` as whole words, a variant's suffix allowed (BLEU-4, ROUGE-L, pass@5)."""
-    import re
     return re.search(rf"(?<![\w@-]){re.escape(name)}(?:-\d+\w*|-[a-z](?!\w)|@\w+)?(?![\w@-])", words) is not None
+
+
+def metric_pattern(names: tuple[str, ...]) -> str:
+    """A regex finding any of `names` in a lower-cased metric as whole words, a variant's suffix allowed (as
+    `contains`), written without lookaround so that SPARQL's REGEX reads it alike (leaderboard.rq embeds it)."""
+    return r"(^|[^\w@-])(" + "|".join(names) + r")(-[0-9]+\w*|-[a-z]|@\w+)?($|[^\w@-])"
+
+
+BOUNDED_PATTERN = re.compile(metric_pattern(PERCENT_BOUNDED))
+NON_NEGATIVE_PATTERN = re.compile(metric_pattern(NON_NEGATIVE))
+RELATIVE_PATTERN = re.compile(metric_pattern(RELATIVE))
+
+
+def impossible(kind: str, value: Decimal, unit: str, metric: str) -> str | None:
+    """Why a result's value is one no measurement can take (a bounded measure above 100%, a negative error
+    rate), or None; `metric` as worded. `kg lint` flags these, leaderboards never rank them."""
+    metric = metric.casefold()
+    if kind != "score":
+        return None
+    bounded = BOUNDED_PATTERN.search(metric) and not RELATIVE_PATTERN.search(metric)
+    if bounded and unit in ("%", "") and value > 100:
+        return f"{metric or 'a bounded measure'} of {value}{unit} is above 100%"
+    if value < 0 and NON_NEGATIVE_PATTERN.search(metric):
+        return f"a negative {metric} ({value}{unit})"
+    return None
 
 
 class MentionIndex:

@@ -6,13 +6,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from kg.graph.results import PERCENT_BOUNDED, contains
+from kg.graph.results import impossible
 
-# Measures that cannot be negative as scores (general knowledge); a change of them may be.
-NON_NEGATIVE = PERCENT_BOUNDED + ("error", "fid", "perplexity", "latency", "runtime", "wer", "cer", "mse", "rmse",
-                                  "mae", "psnr", "bleu", "rouge", "time", "memory", "cost")
-# Words that make a measure a ratio to a reference (relative accuracy, normalised score): it may exceed 100%.
-RELATIVE = ("relative", "normalized", "normalised", "ratio", "retention", "retained", "recovery", "recovered")
 QUERY = """PREFIX mlkg: <https://w3id.org/paperkg/vocab#>
 SELECT ?result ?kind ?value ?unit ?metric WHERE {
   ?result a mlkg:Result ; mlkg:resultKind ?kind ; mlkg:value ?value .
@@ -32,15 +27,8 @@ class Reading:
 
 
 def problem(reading: Reading) -> str | None:
-    """Why a result's value is impossible, or None."""
-    metric = reading.metric.casefold()
-    bounded = any(contains(metric, name) for name in PERCENT_BOUNDED) and not any(
-        contains(metric, word) for word in RELATIVE)
-    if reading.kind == "score" and bounded and reading.unit in ("%", "") and reading.value > 100:
-        return f"{metric or 'a bounded measure'} of {reading.value}{reading.unit} is above 100%"
-    if reading.kind == "score" and reading.value < 0 and any(contains(metric, n) for n in NON_NEGATIVE):
-        return f"a negative {metric} ({reading.value}{reading.unit})"
-    return None
+    """Why a result's value is impossible, or None (kg.graph.results.impossible, the rule leaderboards follow)."""
+    return impossible(reading.kind, reading.value, reading.unit, reading.metric)
 
 
 def impossible_values(readings: list[Reading]) -> list[str]:

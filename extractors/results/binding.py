@@ -1,0 +1,74 @@
+"""Which numbers of a sentence a metric written in it measures (pure: text and numbers in, a yes or no out).
+
+A metric binds the numbers of its own clause only (a `;` outside brackets ends it) and stops where the measured quantity changes:
+- written after a number (`97.2% top-1`), it measures that number and those chained to it in one unit by a list,
+  a range or a pairing (`95.1% and 93.2% accuracy`, `1.5-2.6% gains in F1`, `from 19.06 to 20.05 mIoU`,
+  `57.6% against 0% exact match`), not a number before another one outside that chain (`gender at 96.0% and
+  re-identification at 97.2% top-1`: 96.0% is no top-1);
+- written before a number (`accuracy of 95.1% on A and 80.2% on B`), it carries to later numbers of the clause in
+  a unit compatible with that of its own number (the one it is written after, else the first after it; the same
+  unit, or a percent and percentage points): `97.2% top-1 and a height within 5.7 cm` gives the centimetres no
+  top-1, nor `FID of 2.1 at 30 ms per image` the milliseconds an FID.
+A metric carried from an earlier result of the sentence (`95.1% accuracy, against 90.5% for X`) follows the same
+rule, from that result's number."""
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from kg.extractors.results.numbers import Number
+
+CLAUSE_BREAK = re.compile(r";")
+# What joins numbers of one measure: a list, a range, a before and after, a pairing ('2.4 GB vs. 20 GB').
+CHAIN = re.compile(r"\s*(?:,|,?\s*and|,?\s*or|/|[-–—]|to|vs\.?|versus|against)\s*", re.IGNORECASE)
+ADJACENT = re.compile(r"\s*$")  # a metric written right after a number, nothing between
+PERCENTAGES = frozenset({"%", "points"})
+
+
+def clause_break(text: str, start: int, end: int) -> bool:
+    """Whether a `;` outside brackets ends a clause within [start, end) ('(LES; 3.08)' keeps one)."""
+    for match in CLAUSE_BREAK.finditer(text, start, end):
+        before = text[max(0, match.start() - 200):match.start()]
+        if before.count("(") <= before.count(")"):
+            return True
+    return False
+
+
+def compatible(unit: str, other: str) -> bool:
+    """Whether two numbers' units can measure one quantity (the same unit, or a percent and percentage points)."""
+    return unit == other or {unit, other} <= PERCENTAGES
+
+
+def between(numbers: Sequence[Number], start: int, end: int) -> list[Number]:
+    """The numbers inside [start, end), in order."""
+    return [n for n in numbers if start <= n.start and n.unit_end <= end]
+
+
+def chained_up_to(text: str, numbers: Sequence[Number], number: Number, end: int) -> bool:
+    """Whether every number from `number` up to `end` is chained to it in one unit ('95.1%, 93.2% and 90.0%')."""
+    previous = number
+    for other in between(numbers, number.unit_end, end):
+        if not CHAIN.fullmatch(text[previous.unit_end:other.start]) or not compatible(other.unit, number.unit):
+            return False
+        previous = other
+    return True
+
+
+def carries(text: str, numbers: Sequence[Number], start: int, number: Number) -> bool:
+    """Whether a measure named before `number`, from offset `start` (a metric's start, or the number it was written
+    after), carries to it: no clause break, and its own number (the first from `start`) in a compatible unit."""
+    if clause_break(text, start, number.start):
+        return False
+    inside = between(numbers, start, number.start)
+    return not inside or compatible(inside[0].unit, number.unit)
+
+
+def binds(text: str, numbers: Sequence[Number], number: Number, start: int, end: int) -> bool:
+    """Whether the metric written at [start, end) of the number's sentence measures the number (module docstring);
+    a metric may start inside the number's unit ('% precision' of '75.0% precision')."""
+    if start >= number.end:
+        return not clause_break(text, number.unit_end, start) and chained_up_to(text, numbers, number, start)
+    if end > number.start:
+        return False  # the metric overlaps the number
+    written_after = [n for n in numbers if n.end <= start and ADJACENT.fullmatch(text[min(n.unit_end, start):start])]
+    return carries(text, numbers, written_after[-1].start if written_after else start, number)
