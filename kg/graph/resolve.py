@@ -118,9 +118,9 @@ class Resolver:
         if (paper, key) in self.definitions.local:
             return key
         written = name[:-1] if name.endswith("s") and len(name) > 2 and name[-2].isupper() else name
-        if written in self.knowledge.others:
-            return written
         knowledge = self.knowledge
+        if written in knowledge.others:
+            return written
         if acronym_key(name) and key not in knowledge.canonical and key not in knowledge.names \
                 and key not in self.definitions.dominant and (paper, key) not in self.coins:
             return knowledge.folded.get(key.upper(), key)
@@ -139,8 +139,8 @@ class Resolver:
         expanded = [self.expand(paper, k) if k else w for k, w in zip(keys, words)]
         if expanded == [k or w for k, w in zip(keys, words)]:
             return None
-        repeated = {i + 1 for i, (k, e) in enumerate(zip(keys, expanded[:-1]))
-                    if k and e != k and len(words[i + 1]) > 3 and e.endswith(match_key(words[i + 1]))}  # `T2I generation`
+        repeated = {i + 1 for i, (k, e) in enumerate(zip(keys, expanded[:-1]))  # `T2I generation`: generation once
+                    if k and e != k and len(words[i + 1]) > 3 and e.endswith(match_key(words[i + 1]))}
         return self.expand(paper, match_key(" ".join(e for i, e in enumerate(expanded) if i not in repeated)))
 
 
@@ -283,10 +283,12 @@ def merge_variants(by_key: dict[str, list[Mention]], resolver: Resolver,
                             resolver.knowledge.forms))
     models = {k: (Counter(m.name for m in g).most_common(1)[0][0], len({m.paper_id for m in g}))
               for k, g in by_key.items() if types[k] == "model"}
-    families = (n for k, n in resolver.knowledge.names.items() if resolver.knowledge.types.get(k) == "model" and " " not in n)
+    known = resolver.knowledge
+    families = (n for k, n in known.names.items() if known.types.get(k) == "model" and " " not in n)
     pairs.extend(family_pairs(models, families, lambda name: resolver("", name)))
     pairs.extend(written_pairs(forms, keys, lambda k: types[k], resolver))
-    return regroup(by_key, [(a, b) for a, b in pairs if a not in defined or types[a] == types[b]])  # LM: model, modeling
+    # a defined acronym joins only its own type: LM the model, LM the modeling
+    return regroup(by_key, [(a, b) for a, b in pairs if a not in defined or types[a] == types[b]])
 
 
 def defined_spelled_out(resolver: Resolver, keys: set[str]) -> Iterable[tuple[str, str]]:

@@ -77,9 +77,9 @@ def one_typo(wrong: str, right: str) -> bool:
 
 def label_pairs(labelled: dict[str, tuple[str, str]], coinage: Callable[[str], bool]) -> Iterable[tuple[str, str]]:
     """Keys whose concepts got one type and one label, a phrase or a name (not an acronym, which different papers
-    read their own ways, nor a coinage; a phrase in any case, with hyphens or spaces): one concept that papers write alike, apart only
-    because a paper bound its long form to the acronym it defines (`Truncated backpropagation through time
-    (TBPTT)`, `Sentinel-2 (S2)`). `labelled` maps each key to its concept's (type, label)."""
+    read their own ways, nor a coinage; a phrase in any case, with hyphens or spaces): one concept that papers write
+    alike, apart only because a paper bound its long form to the acronym it defines (`Truncated backpropagation
+    through time (TBPTT)`, `Sentinel-2 (S2)`). `labelled` maps each key to its concept's (type, label)."""
     first: dict[tuple[str, str], str] = {}
     for key in sorted(labelled):
         kind, label = labelled[key]

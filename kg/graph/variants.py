@@ -170,4 +170,3 @@ def ending_pairs(keys: Collection[str], known: Callable[[str], str], type_of: Ca
             if target in keys and target != key and target not in generic and {type_of(key), type_of(target)} <= types \
                     and not {key, target} <= set(gazetteer):
                 yield key, target
-
