@@ -40,6 +40,10 @@ def test_a_name_the_abstract_coins(name, coined):
     ("We propose Zorb-Aware Routing for Graphs (ZARG), which plans.", "ZARG", True),
     ("We evaluate Contrastive Zorbing (CZ) on planning.", "CZ", False),
     ("We propose to train with contrastive zorbing over many long steps and (CZ) rules.", "CZ", False),
+    ("We reduce variance, which we call stochastic zorb reduction (SZR).", "stochastic zorb reduction", True),
+    ("We call this approach Zorbing, and it plans.", "Zorbing", True),
+    ("We term it Zorb-Net.", "Zorb-Net", True),
+    ("We call for more work on Zorbing.", "Zorbing", False),
 ])
 def test_a_plural_acronym_or_a_name_called_after_a_word_of_use_is_not_coined(text, name, coined):
     start = text.index(name)

@@ -272,6 +272,19 @@ def test_one_papers_typo_of_a_name_many_papers_write_joins_it(right, typo, paper
     assert (len(entities) == 1) is joined
 
 
+@pytest.mark.parametrize(("right", "typo", "typo_papers", "joined"), [
+    (["stochastic zorbing descent"] * 15, "stochastic zorbing decent", 3, True),  # a typo a few papers repeat
+    (["stochastic zorbing descent"] * 10, "stochastic zorbing decent", 3, False),  # not rare enough beside it
+    (["stochastic zorbing descent"] * 40, "stochastic zorbing decent", 4, False),  # too many papers: a name
+    (["multi-zorbed bandits"] * 3 + ["multi-zorbed bandit"], "mutli-zorbed bandit", 1, True),  # any name of it
+])
+def test_a_typo_some_papers_repeat_joins_a_name_many_more_papers_write(right, typo, typo_papers, joined):
+    found = [plain(f"p{i}", name, "task") for i, name in enumerate(right)]
+    typos = [plain(f"x{i}", typo, "task") for i in range(typo_papers)]
+    entities, _, _ = resolve([*found, *typos])
+    assert (len(entities) == 1) is joined
+
+
 @pytest.mark.parametrize(("right", "typo"), [("Zpider", "ZIDER"), ("Zorb Zpider", "Zorb ZIDER"), ("ZoCo", "ZroCo")])
 def test_an_acronym_or_one_word_name_is_no_typo(right, typo):
     found = [plain(f"p{i}", right, "dataset") for i in range(3)]
@@ -315,6 +328,11 @@ def test_acronym_labels_alike_are_not_joined_by_their_label():
     ("zorbic attention score", "metric", "method", 2), ("zorbic set model", "model", "dataset", 2),
     ("ZL divergence", "metric", "method", 1),  # a name some papers' extractor typed method: still the one concept
     ("zorbic information method", "method", "method", 1), ("zorbic variation distance", "metric", "metric", 1),
+    ("zorbic attention mechanism", "method", "method", 1), ("zorb-attention module", "model", "method", 1),
+    ("zorbic detection strategy", "method", "task", 2),  # a strategy for a task is no task
+    ("Zorbian mechanism", "method", "method", 2),  # one capitalised word and a part word: a name of its own
+    ("zorbic match accuracy", "metric", "metric", 1), ("zorbic success rate", "metric", "metric", 1),
+    ("zorbic detection accuracy", "metric", "task", 2), ("zorbic net accuracy", "metric", "model", 2),
 ])
 def test_a_name_and_its_kind_word_join_only_a_thing_of_that_kind(form, kind_type, base_type, nodes):
     base = form.rsplit(" ", 1)[0]
@@ -403,3 +421,14 @@ def test_an_acronym_before_the_word_its_expansion_ends_with_reads_once():
     mentions = [plain("p1", "text-to-zorb generation", "task"), plain("p2", "T2Z generation", "task")]
     entities, _, _ = resolve(mentions, knowledge=knowledge)
     assert len(entities) == 1
+
+
+@pytest.mark.parametrize(("forms", "label"), [
+    (("zorbic attention mechanism", "zorbic attention"), "zorbic attention"),  # the name, not the name and its part
+    (("zorbic success rate", "zorbic success"), "zorbic success rate"),  # a metric's fuller name
+    (("zorbic fusion module", "zorbic fusion module", "zorbic fusion"), "zorbic fusion module"),  # most papers
+])
+def test_a_name_and_its_part_word_are_labelled_by_the_name_on_ties(forms, label):
+    entity_type = "metric" if "rate" in forms[0] else "method"
+    entities, _, _ = resolve([plain(f"p{i}", form, entity_type) for i, form in enumerate(forms)])
+    assert [e.label for e in entities] == [label]

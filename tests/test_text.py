@@ -17,6 +17,8 @@ from kg.text.markup import normalise_whitespace, remove_control_characters, stri
         (r"error $O(\sqrt{n})$ bound", "error O(√n) bound"),
         ("snake_case_name stays", "snake_case_name stays"),
         ("pages 3--5", "pages 3–5"),
+        (r"high dimensions ($n\ll p$) and $N\gg m$", "high dimensions (n ≪ p) and N ≫ m"),  # not `nll`, a metric
+        (r"with $x\foo y$ and $\foo$", "with x foo y and foo"),  # an unknown command apart from the letter before
         ("convolutional neural net- works", "convolutional neural networks"),
         ("pre- and post-training, first- or second-order", "pre- and post-training, first- or second-order"),
     ],

@@ -41,6 +41,8 @@ NAMED_BEFORE = re.compile(r"\b(?:the|on|using|with|from)\s+$", re.I)
 BEFORE = re.compile(r"\b" + head_pattern(NAMING_HEADS) + r"\s+(?:(?:called|named|termed|dubbed|coined)\s+)?"
                     r"[\"'\u201c]?$", re.I)  # the benchmark X, a model called X
 NAMED = re.compile(r"(?:\b(?:called|named|termed|dubbed|coined|namely)\s*[,:]?\s*[\"'\u201c]?"
+                   r"|\bwe\s+(?:call|term|dub|name|coin)\s+(?:(?:it|this|them|these|(?:the|our|this)\s+[\w-]+)\s+)?"
+                   r"(?:as\s+)?[\"'\u201c]?"  # which we call X, we term it X, we name our method X
                    r"|\b(?:a|an)\s+(?:novel|new)\s+(?:[\w-]+\s+){0,4}?[\w-]+\s*[,:]\s*)$", re.I)  # termed X
 OBJECT = re.compile(r"(?:\bwe\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design|release|build|construct|curate)s?"
                     r"\s+(?:(?:a|an|the)\s+)?(?:(?:novel|new|simple|first|unified|general)\s+)*"

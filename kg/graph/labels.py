@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 from functools import lru_cache
 
 from kg.text.keys import match_key
-from kg.graph.variants import KIND_SUFFIX, KINDS, PROPER_KINDS
+from kg.graph.variants import KIND_SUFFIX, KINDS, PARTS, PROPER_KINDS
 from kg.text.markup import normalise_whitespace
 
 ACCENTS = {"'": "\u0301", '"': "\u0308", "`": "\u0300"}  # LaTeX \' \" \` left after markup stripping
@@ -117,9 +117,10 @@ def choose_label(forms: Counter, papers: Counter, proper: bool = False, known: s
     for form in sorted(set(forms) | set(papers)):  # papers may name defined long forms never written here
         pools[match_key(form)].append(form)
 
-    def pool_rank(key: str) -> tuple:
+    def pool_rank(key: str) -> tuple:  # on ties the fuller name, but not a name and its part word (`X module`)
         members = pools[key]
-        return sum(papers[f] for f in members), sum(forms[f] for f in members), len(key.split()), len(key)
+        part = all((m := KIND_SUFFIX.match(f)) and KINDS[m.group("kind").lower()] in PARTS for f in members)
+        return sum(papers[f] for f in members), sum(forms[f] for f in members), not part, len(key.split()), len(key)
 
     def pick(keys: list[str]) -> str:
         members = pools[max(keys, key=pool_rank)]

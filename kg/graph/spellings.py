@@ -3,7 +3,7 @@ decent`), and concepts that got one type and one label (a long form one paper bo
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from typing import Callable, Iterable
 
 from kg.graph.ids import slug
@@ -14,16 +14,19 @@ from kg.types import Entity, Mention
 WORDS = re.compile(r"[\s\-\u2010-\u2015]+")
 TYPO_LENGTH = 5  # a letter wrong in a shorter word is too often another word (`mode`, `more`)
 TYPO_PAPERS = 3  # the spelling a name's typo is measured against: written by this many papers, or known
+TYPO_RATIO = 5  # ... and by this many times the papers writing the typo (at most TYPO_PAPERS of them)
+TYPO_WORD_PAPERS = 5  # a wrong word several papers write: in names of at most this many papers (not `tracing`)
 VERSIONED = re.compile(r"[A-Za-z]{3,}[ -]v?\d+(\.\d+)*[A-Za-z-]*")  # Sonnet 4.6, Opus 4.7; not v1.5 or B0
 
 
 def typo_pairs(written: dict[str, list[tuple[str, str, str]]],
                known: dict[str, tuple[str, ...]]) -> Iterable[tuple[str, str]]:
-    """Keys one paper writes (no proposal of it) as several words with one letter wrong, missing, extra or swapped
+    """Keys a few papers write (no proposal of it) as several words with one letter wrong, missing, extra or swapped
     inside one long word, not an acronym (`stochastic gradient decent`, `mutli-armed bandit`, `Aracade Learning
-    Environment`), and the one key whose name differs so, written by TYPO_PAPERS papers or `known` (key -> the
-    gazetteer's forms of it); the wrong word is written by no other paper. `written` gives each key's (paper, name,
-    role) forms."""
+    Environment`), and the one key that a name of it differs from so, written by TYPO_PAPERS papers (TYPO_RATIO
+    times the typo's when several papers repeat it) or `known` (key -> the gazetteer's forms of it); the wrong word
+    is one paper's, or names with the right word are TYPO_RATIO times as many papers'. `written` gives each key's
+    (paper, name, role) forms: its mentions and the long forms its papers define it by."""
     papers = {key: {p for p, _, _ in forms} for key, forms in written.items()}
     names = {key: sorted({n for _, n, _ in forms}) for key, forms in written.items()}
     word_papers: dict[str, set[str]] = defaultdict(set)
@@ -32,32 +35,34 @@ def typo_pairs(written: dict[str, list[tuple[str, str, str]]],
             word_papers[word] |= papers[key]
     slots: dict[tuple[str, ...], set[tuple[str, str]]] = defaultdict(set)
     for key in sorted(written):
-        usual = Counter(n for _, n, _ in written[key]).most_common(1)[0][0]
-        for name in [usual] * (len(papers[key]) >= TYPO_PAPERS) + list(known.get(key, ())):
+        for name in names[key] * (len(papers[key]) >= TYPO_PAPERS) + list(known.get(key, ())):
             lowered = WORDS.split(name.lower())
             for i, word in enumerate(lowered):
                 if len(word) >= TYPO_LENGTH - 1 and word.isalpha():
                     slots[(*lowered[:i], "*", *lowered[i + 1:])].add((key, word))
     for key in sorted(written):
-        if len(papers[key]) != 1 or any(role == "proposed" for _, _, role in written[key]) or key in known:
+        if len(papers[key]) > TYPO_PAPERS or any(role == "proposed" for _, _, role in written[key]) or key in known:
             continue
         found = {right for name in names[key] if len(WORDS.split(name)) > 1  # a one-word name is coined as written
-                 for right in typo_of(name, key, slots, word_papers)}  # (`SIDER`, `CroCo`: no Spider, no COCO)
+                 for right in typo_of(name, key, slots, word_papers)  # (`SIDER`, `CroCo`: no Spider, no COCO)
+                 if right in known or len(papers[key]) == 1 or len(papers[right]) >= TYPO_RATIO * len(papers[key])}
         if len(found) == 1:
             yield key, found.pop()
 
 
 def typo_of(name: str, key: str, slots: dict[tuple[str, ...], set[tuple[str, str]]],
             word_papers: dict[str, set[str]]) -> set[str]:
-    """The keys a name of several words is a one-letter typo of (`typo_pairs`)."""
+    """The keys a name of several words is a one-letter typo of (`typo_pairs`): its wrong word is one paper's, or a
+    few papers' and rare beside the right one (TYPO_RATIO times as many papers write the right word in names)."""
     found = set()
     lowered = WORDS.split(name.lower())
     for i, (word, as_written) in enumerate(zip(lowered, WORDS.split(name))):
-        if len(word) < TYPO_LENGTH - 1 or not word.isalpha() or len(word_papers[word]) > 1 \
-                or any(c.isupper() for c in as_written[1:]):
+        if len(word) < TYPO_LENGTH - 1 or not word.isalpha() or any(c.isupper() for c in as_written[1:]):
             continue  # an acronym or a name with inner capitals is spelled on purpose
+        wrong = len(word_papers[word])
         found |= {k for k, right in slots.get((*lowered[:i], "*", *lowered[i + 1:]), ()) if k != key
-                  and one_typo(word, right)}
+                  and one_typo(word, right) and (wrong <= 1 or wrong <= TYPO_WORD_PAPERS
+                                                 and len(word_papers[right]) >= TYPO_RATIO * wrong)}
     return found
 
 

@@ -19,7 +19,12 @@ KINDS = {  # a name followed by the kind of thing it is; words of one class are 
     "adaptation": "adaptation", "fine-tuning": "tuning", "finetuning": "tuning",  # not one another: domain adaptation
     "framework": "framework", "frameworks": "framework",
     "divergence": "distance", "divergences": "distance", "distance": "distance", "distances": "distance",
-}
+    "mechanism": "mechanism", "mechanisms": "mechanism", "module": "module", "modules": "module",  # each its own
+    "strategy": "strategy", "strategies": "strategy", "pipeline": "pipeline", "pipelines": "pipeline",  # class:
+    "technique": "technique", "techniques": "technique", "accuracy": "accuracy", "rate": "rate", "rates": "rate",
+}  # `fusion module` is no `fusion strategy`, `detection rate` no `detection accuracy`
+PARTS = frozenset("mechanism module strategy pipeline technique".split())  # join a phrase naming a method or model
+MEASURES = frozenset("accuracy rate".split())  # join a metric only
 PROPER_KINDS = frozenset("environment environments game games suite backbone backbones encoder encoders adaptation "
                          "fine-tuning finetuning".split())  # after a proper name only: Atari games, not mean field games
 QUANTITY = re.compile(r"\bgradients?$", re.I)  # `X gradient algorithm` is X gradient descent where papers write that
@@ -86,10 +91,14 @@ def case_pairs(keys: Iterable[str], raw_acronyms: Iterable[str], resolve_bare: C
                 yield key, target
 
 
+# Inception score is no Inception; an algorithm no task; `X games`/`X benchmark` join only a dataset X (Atari games;
+# not Cross-Entropy Games); `X mechanism`/`X module` a method or model (self-attention); `X accuracy`/`X rate` only a
+# metric (not ImageNet, nor an ASR task)
 BLOCKED = {"metric": {"model", "dataset"}, "distance": {"model", "dataset"}, "method": {"task"}, "model": {"task"},
            "framework": {"task"}, "adaptation": {"task"}, "tuning": {"task"},
-           "data": {"method", "model", "metric", "task"}}  # Inception score is no Inception; an algorithm no task;
-# `X games`/`X benchmark` join only a dataset X (Atari games; not Cross-Entropy Games)
+           "data": {"method", "model", "metric", "task"},
+           **{part: {"task", "dataset", "metric"} for part in PARTS},
+           **{measure: {"method", "model", "dataset", "task"} for measure in MEASURES}}
 PHRASE_BLOCKED = {"metric": {"method", "task"}, "distance": {"method", "task"}, "method": {"metric", "dataset"},
                   "model": {"metric", "dataset"}}  # after a lower-case phrase, too: `mutual information method` is no
 # mutual information, `total variation distance` no total variation (a regulariser), `attention score` no attention;
@@ -117,7 +126,8 @@ def kind_pairs(forms: Iterable[tuple[str, str, str]], keys: set[str], resolve_fo
             continue  # `probabilistic encoder` is no `probabilistic model`
         kind = KINDS[word]
         target = resolve_form(paper, name)
-        named = proper or any(c in " -" for c in name)
+        phrase = any(c in " -" for c in name)
+        named = phrase if kind in PARTS else proper or phrase  # `Gaussian mechanism` is no `Gaussian`
         blocked = BLOCKED[kind] | (set() if proper else PHRASE_BLOCKED.get(kind, set()))
         descent = kind == "method" and QUANTITY.search(name) and resolve_form(paper, f"{name} descent") in keys
         if named and target in keys and target != key and type_of(target) not in blocked and not descent:
