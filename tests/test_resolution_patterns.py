@@ -432,3 +432,11 @@ def test_a_name_and_its_part_word_are_labelled_by_the_name_on_ties(forms, label)
     entity_type = "metric" if "rate" in forms[0] else "method"
     entities, _, _ = resolve([plain(f"p{i}", form, entity_type) for i, form in enumerate(forms)])
     assert [e.label for e in entities] == [label]
+
+
+@pytest.mark.parametrize(("role", "label"), [("used", "zorbic data analysis"), ("proposed", "Zorbic Data Analysis")])
+def test_a_descriptive_name_is_labelled_as_running_text_writes_it_unless_a_paper_coins_it(role, label):
+    mentions = [replace(plain("p1", "Zorbic Data Analysis", "method"), role=role),
+                plain("p2", "Zorbic Data Analysis", "method"), plain("p3", "zorbic data analysis", "method")]
+    entities, _, _ = resolve(mentions)
+    assert [e.label for e in entities] == [label]

@@ -56,6 +56,9 @@ SEED_LIKE = ("On Zorbo, FlurbNet reaches gender accuracy at 96.0% and re-identif
     ("FlurbNet reaches 75.0% precision and a 67.0% F1-score", "75.0", "% precision", True),
     ("the best Flurb Score (FS; 3.08) on Zorbo", "3.08", "FS", True),
     ("FlurbNet reaches 75.0% precision and a 67.0% F1-score", "67.0", "% F1-score", True),
+    ("generation improves by -1.26 FID and +10.19 IS over QuillNet", "+10.19", "FID", False),  # its own measure
+    ("generation improves by -1.26 FID and +10.19 IS over QuillNet", "+10.19", "IS", True),
+    ("an accuracy of 95.1% on Zorbo and 80.2% Top-5 on Quill", "80.2", "accuracy", False),
 ])
 def test_a_metric_measures_the_numbers_its_wording_reaches(text: str, written: str, metric: str, bound: bool) -> None:
     numbers, number = number_at(text, written)

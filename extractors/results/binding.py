@@ -8,7 +8,8 @@ A metric binds the numbers of its own clause only (a `;` outside brackets ends i
 - written before a number (`accuracy of 95.1% on A and 80.2% on B`), it carries to later numbers of the clause in
   a unit compatible with that of its own number (the one it is written after, else the first after it; the same
   unit, or a percent and percentage points): `97.2% top-1 and a height within 5.7 cm` gives the centimetres no
-  top-1, nor `FID of 2.1 at 30 ms per image` the milliseconds an FID.
+  top-1, nor `FID of 2.1 at 30 ms per image` the milliseconds an FID; a number with a capitalised measure written
+  right after it takes none from before (`-1.26 FID and +10.19 IS`: the IS is no FID).
 A metric carried from an earlier result of the sentence (`95.1% accuracy, against 90.5% for X`) follows the same
 rule, from that result's number."""
 from __future__ import annotations
@@ -23,6 +24,7 @@ CLAUSE_BREAK = re.compile(r";")
 CHAIN = re.compile(r"\s*(?:,|,?\s*and|,?\s*or|/|[-–—]|to|vs\.?|versus|against)\s*", re.IGNORECASE)
 ADJACENT = re.compile(r"\s*$")  # a metric written right after a number, nothing between
 PERCENTAGES = frozenset({"%", "points"})
+OWN_MEASURE = re.compile(r"\s*[A-Z][A-Za-z0-9@-]{1,11}\b(?!\s*[(\[]?\s*(?:et al|\d))")  # `+10.19 IS`, `30.5 BLEU`
 
 
 def clause_break(text: str, start: int, end: int) -> bool:
@@ -63,12 +65,16 @@ def carries(text: str, numbers: Sequence[Number], start: int, number: Number) ->
     return not inside or compatible(inside[0].unit, number.unit)
 
 
-def binds(text: str, numbers: Sequence[Number], number: Number, start: int, end: int) -> bool:
+def binds(text: str, numbers: Sequence[Number], number: Number, start: int, end: int,
+          own_measure: bool | None = None) -> bool:
     """Whether the metric written at [start, end) of the number's sentence measures the number (module docstring);
-    a metric may start inside the number's unit ('% precision' of '75.0% precision')."""
+    a metric may start inside the number's unit ('% precision' of '75.0% precision'). `own_measure`: whether the
+    number has a measure of its own written right after it (default: a capitalised word there, `OWN_MEASURE`)."""
     if start >= number.end:
         return not clause_break(text, number.unit_end, start) and chained_up_to(text, numbers, number, start)
     if end > number.start:
         return False  # the metric overlaps the number
+    if OWN_MEASURE.match(text, number.unit_end) if own_measure is None else own_measure:
+        return False  # `-1.26 FID and +10.19 IS`: a number with its own measure written after it takes no other
     written_after = [n for n in numbers if n.end <= start and ADJACENT.fullmatch(text[min(n.unit_end, start):start])]
     return carries(text, numbers, written_after[-1].start if written_after else start, number)

@@ -106,13 +106,16 @@ PREPOSITION = re.compile(r" (?:of|for|in|on|with|from|over|under|between|via|to|
 SPELLED_ACRONYM = re.compile(r"[A-Z0-9][A-Z0-9&-]*[A-Z][A-Z0-9]*s?")  # CNN, GANs, BLEU: an acronym alone
 
 
-def choose_label(forms: Counter, papers: Counter, proper: bool = False, known: str | None = None) -> str:
+def choose_label(forms: Counter, papers: Counter, proper: bool = False, known: str | None = None,
+                 descriptive: bool = False) -> str:
     """The form most papers write: forms are pooled by `match_key` (case and plural variants), the
     pool most papers write wins (ties: the fuller), and within it the most written singular form
     (Cityscapes and FLOPs stay, having no singular). A name beats itself followed by its kind (`Atari` over
     `Atari games`, `ImageNet` over `ImageNet dataset`). An acronym alone gives way to the most written
     spelled-out form, since an acronym means different things in different fields. `proper` (dataset
-    names): on ties the capitalised form, and no lower-casing of a sentence-initial capital."""
+    names): on ties the capitalised form, and no lower-casing of a sentence-initial capital. `descriptive` (a
+    method, task or metric no paper proposes): the same words with fewer capitals, when a paper writes them so
+    (`topological data analysis` over the `Topological Data Analysis` a definition writes)."""
     pools: dict[str, list[str]] = defaultdict(list)
     for form in sorted(set(forms) | set(papers)):  # papers may name defined long forms never written here
         pools[match_key(form)].append(form)
@@ -127,6 +130,8 @@ def choose_label(forms: Counter, papers: Counter, proper: bool = False, known: s
         singular_forms = [f for f in members if not is_plural_of(f, members)] or members
         best = max(singular_forms, key=lambda f: (spelling_papers(f, members, papers), papers[f], forms[f],
                                                   f.islower() != proper))
+        calmer = [f for f in singular_forms if descriptive and title_cased(best) and fewer_capitals(f, best)]
+        best = min(calmer, key=lambda f: (capitals(f), -papers[f], f)) if calmer else best
         lowered = best[:1].lower() + best[1:]  # "Latent Dirichlet allocation" opening a sentence
         return lowered if lowered in members and 2 * papers[lowered] >= papers[best] and not proper else best
 
@@ -139,8 +144,10 @@ def choose_label(forms: Counter, papers: Counter, proper: bool = False, known: s
     elif SPELLED_ACRONYM.fullmatch(best) and spelled and not known_short and (
             known or not short_preferred(pools, best, spelled, papers)):
         best = pick(spelled)
-    if known and (known in pools.get(match_key(best), ()) or proper and match_key(known) == match_key(best)):
-        return known  # a dataset: the gazetteer's spelling of the name papers write in any case or number (Amazon Reviews)
+    if known and (known in pools.get(match_key(best), ()) or known.lower() == best.lower()
+                  or proper and match_key(known) == match_key(best)):
+        return known  # the gazetteer's spelling of the name papers write in any case (`area under the ROC curve` for
+        # `Area Under the ROC Curve`), for a dataset in any number too (Amazon Reviews)
     return best
 
 
@@ -155,6 +162,27 @@ def short_preferred(pools: dict[str, list[str]], acronym: str, spelled: list[str
 
 DESCRIPTIONS = frozenset(word for word, kind in KINDS.items()  # dataset, corpus, games, backbone, encoder ...
                          if kind == "data" or (kind == "model" and word in PROPER_KINDS))
+
+
+TITLE_LINKING = frozenset("a an and as at by for from in of on or the to via with".split())
+
+
+def capitals(form: str) -> int:
+    """How many capital letters a form has."""
+    return sum(c.isupper() for c in form)
+
+
+def title_cased(form: str) -> bool:
+    """Whether a name of several words capitalises each (`Topological Data Analysis`; not `quasi-Newton method`)."""
+    words = [w for w in form.split() if w[:1].isalpha() and w.lower() not in TITLE_LINKING]
+    return len(words) >= 2 and all(w[:1].isupper() for w in words)
+
+
+def fewer_capitals(form: str, than: str) -> bool:
+    """Whether `form` is `than` with some of its capitals written small (`Video moment retrieval`, `Video Moment
+    Retrieval`), none added."""
+    return form != than and form.lower() == than.lower() and all(b.isupper() or not a.isupper()
+                                                                 for a, b in zip(form, than))
 
 
 def described(pools: dict[str, list[str]]) -> set[str]:

@@ -331,7 +331,9 @@ def make_entities(groups: dict[str, list[Mention]], members: dict[str, list[str]
         if not any(" " in form for form in forms):  # only acronyms written: the defined long form
             for member in members[key]:
                 papers.update(spelled.get(member, {}))
-        label = choose_label(forms, papers, proper=entity_type == "dataset", known=knowledge.names.get(known or ""))
+        descriptive = entity_type in ("method", "task", "metric") and not any(m.role == "proposed" for m in group)
+        label = choose_label(forms, papers, proper=entity_type == "dataset", known=knowledge.names.get(known or ""),
+                             descriptive=descriptive)
         concepts.append(concept_of(entity_type, label, key, members[key], resolver))
         rows.append((key, entity_type, label, tuple(sorted((set(forms) | {m.name for m in group}) - {label}))))
     entity_of = {}
