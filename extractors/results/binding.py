@@ -24,7 +24,7 @@ CLAUSE_BREAK = re.compile(r";")
 CHAIN = re.compile(r"\s*(?:,|,?\s*and|,?\s*or|/|[-–—]|to|vs\.?|versus|against)\s*", re.IGNORECASE)
 ADJACENT = re.compile(r"\s*$")  # a metric written right after a number, nothing between
 PERCENTAGES = frozenset({"%", "points"})
-OWN_MEASURE = re.compile(r"\s*[A-Z][A-Za-z0-9@-]{1,11}\b(?!\s*[(\[]?\s*(?:et al|\d))")  # `+10.19 IS`, `30.5 BLEU`
+OWN_MEASURE = re.compile(r"\s*(?P<word>[A-Z][A-Za-z0-9@-]{1,11})\b(?!\s*[(\[]?\s*(?:et al|\d))")  # `+10.19 IS`
 
 
 def clause_break(text: str, start: int, end: int) -> bool:
@@ -65,16 +65,25 @@ def carries(text: str, numbers: Sequence[Number], start: int, number: Number) ->
     return not inside or compatible(inside[0].unit, number.unit)
 
 
+def own_measure(text: str, number: Number, named: Sequence[tuple[int, int]] = ()) -> tuple[int, int] | None:
+    """Where the capitalised word written right after the number is, as the number's own measure (`+10.19 IS`,
+    `30.5 BLEU`), unless one of the `named` spans (names of other kinds: `2.4x RBC`) covers it."""
+    match = OWN_MEASURE.match(text, number.unit_end)
+    if match is None or any(start < match.end("word") and end > match.start("word") for start, end in named):
+        return None
+    return match.span("word")
+
+
 def binds(text: str, numbers: Sequence[Number], number: Number, start: int, end: int,
-          own_measure: bool | None = None) -> bool:
+          measured: bool | None = None) -> bool:
     """Whether the metric written at [start, end) of the number's sentence measures the number (module docstring);
-    a metric may start inside the number's unit ('% precision' of '75.0% precision'). `own_measure`: whether the
-    number has a measure of its own written right after it (default: a capitalised word there, `OWN_MEASURE`)."""
+    a metric may start inside the number's unit ('% precision' of '75.0% precision'). `measured`: whether the number
+    has a measure of its own written right after it (default: `own_measure` with no names known)."""
     if start >= number.end:
         return not clause_break(text, number.unit_end, start) and chained_up_to(text, numbers, number, start)
     if end > number.start:
         return False  # the metric overlaps the number
-    if OWN_MEASURE.match(text, number.unit_end) if own_measure is None else own_measure:
+    if own_measure(text, number) is not None if measured is None else measured:
         return False  # `-1.26 FID and +10.19 IS`: a number with its own measure written after it takes no other
     written_after = [n for n in numbers if n.end <= start and ADJACENT.fullmatch(text[min(n.unit_end, start):start])]
     return carries(text, numbers, written_after[-1].start if written_after else start, number)

@@ -9,7 +9,7 @@ from spacy.tokens import Doc, Span, Token
 
 from kg.extraction.interface import Candidate, CandidateRelation
 from kg.extraction.doccache import cached
-from kg.extractors.results.binding import OWN_MEASURE, binds
+from kg.extractors.results.binding import binds, own_measure
 from kg.extractors.results.features import token_at
 from kg.extractors.results.phrases import PHRASE, data_phrases
 from kg.extractors.results.linking import (BASELINE, DATASET_TYPES, NONE, PROPOSAL, SUBJECT_TYPES, Option, Place,
@@ -72,16 +72,14 @@ def metric_of(doc: Doc, number: Number, sentence: Span, mentions: Sequence[Candi
     """The metric mention nearest the number among those of its sentence that measure it (binding.binds), and the
     metric as worded (that mention, else the noun phrase right after the number, else the noun the number is 'of')."""
     numbers = cached(doc, "results_numbers", lambda d: find_numbers(d.text))
-    after = OWN_MEASURE.match(doc.text, number.unit_end)  # `+10.19 IS`, unless a name of another kind (`2.4x RBC`)
-    own = bool(after) and not any(m.type != "metric" and m.start < after.end() and m.end > after.start() + 1
-                                  for m in mentions)
+    own = own_measure(doc.text, number, [(m.start, m.end) for m in mentions if m.type != "metric"])
     metrics = [m for m in in_span(mentions, sentence.start_char, sentence.end_char, ("metric",))
-               if binds(doc.text, numbers, number, m.start, m.end, own)]
+               if binds(doc.text, numbers, number, m.start, m.end, own is not None)]
     chosen = nearest(metrics, number)
     if chosen is not None:
         return chosen, doc.text[chosen.start:chosen.end]
-    if own:
-        return None, after.group(0).strip()  # `+10.19 IS`: the measure as written, though no metric mention
+    if own is not None:
+        return None, doc.text[own[0]:own[1]]  # `+10.19 IS`: the measure as written, though no metric mention
     for chunk in sentence.noun_chunks:
         if chunk.start <= last + 1 < chunk.end or chunk.start == last + 1:
             words = [t for t in chunk if t.i > last and not t.like_num]

@@ -130,8 +130,9 @@ def choose_label(forms: Counter, papers: Counter, proper: bool = False, known: s
         singular_forms = [f for f in members if not is_plural_of(f, members)] or members
         best = max(singular_forms, key=lambda f: (spelling_papers(f, members, papers), papers[f], forms[f],
                                                   f.islower() != proper))
-        calmer = [f for f in singular_forms if descriptive and title_cased(best) and fewer_capitals(f, best)]
-        best = min(calmer, key=lambda f: (capitals(f), -papers[f], f)) if calmer else best
+        if descriptive and title_cased(best):  # the same words with fewer capitals, as running text writes them
+            best = min((f for f in singular_forms if fewer_capitals(f, best)),
+                       key=lambda f: (capitals(f), -papers[f], f), default=best)
         lowered = best[:1].lower() + best[1:]  # "Latent Dirichlet allocation" opening a sentence
         return lowered if lowered in members and 2 * papers[lowered] >= papers[best] and not proper else best
 

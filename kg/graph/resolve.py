@@ -280,7 +280,8 @@ def merge_variants(by_key: dict[str, list[Mention]], resolver: Resolver,
     types = {k: concept_type(g) for k, g in by_key.items()}
     pairs.extend(ending_pairs(keys, resolver.known, types.__getitem__, resolver.knowledge.names, resolver.knowledge.generic))
     spelled = resolver.definitions.spelled  # a long form a paper defines its acronym by, written only there
-    pairs.extend(typo_pairs({k: [(m.paper_id, n, m.role) for m in g for n in (m.name, *spelled.get(k, ()))]
+    pairs.extend(typo_pairs({k: [*((m.paper_id, m.name, m.role) for m in g),
+                                 *((g[0].paper_id, n, g[0].role) for n in spelled.get(k, ()))]
                              for k, g in by_key.items()}, resolver.knowledge.forms))
     models = {k: (Counter(m.name for m in g).most_common(1)[0][0], len({m.paper_id for m in g}))
               for k, g in by_key.items() if types[k] == "model"}
