@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 import subprocess
 import sys
 
@@ -54,3 +55,19 @@ def test_a_base_model_with_another_digest_is_refused(tmp_path):
     result = train(tmp_path, "c", "--base", str(base))
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert "is not the pinned all-MiniLM-L6-v2 release" in result.stderr and str(base) in result.stderr
+
+
+@pytest.mark.slow
+def test_folds_fine_tuned_in_parallel_match_one_at_a_time(tmp_path):
+    from kg.extractors.encoder.fine_tune import fine_tune_folds
+    from kg.extractors.encoder.model import verify
+    from kg.nlp import DEFAULT_MODEL
+    from kg.quality.gold import gold_items_of
+
+    records = [{"id": f"g{i}", "text": INVENTED_GOLD[i % 3][0], "entities": INVENTED_GOLD[i % 3][1]} for i in range(8)]
+    items = gold_items_of({tmp_path / "gold.jsonl": records})
+    quiet = lambda line: None  # noqa: E731
+    serial = fine_tune_folds(items, 2, tmp_path / "serial", DEFAULT_MODEL, None, quiet, epochs=1, jobs=1)
+    parallel = fine_tune_folds(items, 2, tmp_path / "parallel", DEFAULT_MODEL, None, quiet, epochs=1, jobs=2)
+    assert [ids for _, ids in serial] == [ids for _, ids in parallel] and all(ids for _, ids in serial)
+    assert [verify(Path(f)) for f, _ in serial] == [verify(Path(f)) for f, _ in parallel]  # byte-identical folds

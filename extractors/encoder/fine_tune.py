@@ -120,7 +120,9 @@ def fit_and_write(abstracts: list[Abstract], base: Path, out: Path, say: Say, ep
     from kg.extractors.encoder.training import SpanScorer, fit
     from kg.extractors.model.features import BITS
     from kg.extractors.model.training import train
+    from kg.run.threads import limit_threads
 
+    limit_threads(1)  # the linear model's sums depend on numpy's BLAS thread count
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)
     started = time.perf_counter()
@@ -148,21 +150,54 @@ def fit_and_write(abstracts: list[Abstract], base: Path, out: Path, say: Say, ep
 
 
 def fine_tune_folds(items: list, folds: int, folder: Path, spacy_model: str, base: Path | None, say: Say,
-                    epochs: int = EPOCHS) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """(weights folder, held-out paper ids) per fold: the encoder fine-tuned on the other folds (`kg eval --cv`)."""
+                    epochs: int = EPOCHS, jobs: int = 1) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(weights folder, held-out paper ids) per fold: the encoder fine-tuned on the other folds (`kg eval --cv`),
+    `jobs` folds at a time in spawned processes of one thread each (each fold's weights are the same either way)."""
     from kg.extractors.model.crossval import fold_of
 
-    held_out = []
     with tempfile.TemporaryDirectory(prefix="paperkg-base-") as scratch:
         base = base_folder(base, Path(scratch))
         abstracts = abstracts_of(items, spacy_model, say)
-        for fold in range(folds):
-            inside = [fold_of(p.id, folds) == fold for _, _, p in items]
-            out = fit_and_write([a for a, held in zip(abstracts, inside) if not held], base, folder / f"fold-{fold}",
-                                say, epochs)
-            held_out.append((str(out), tuple(p.id for (_, _, p), held in zip(items, inside) if held)))
-            say(f"fold {fold + 1}/{folds}: fine-tuned without its {len(held_out[-1][1])} papers")
-    return tuple(held_out)
+        inside = [[fold_of(p.id, folds) == fold for _, _, p in items] for fold in range(folds)]
+        training = [[a for a, held in zip(abstracts, inside[fold]) if not held] for fold in range(folds)]
+        outs = [folder / f"fold-{fold}" for fold in range(folds)]
+        if jobs > 1 and folds > 1:
+            written = fit_in_processes(training, base, outs, say, epochs, jobs)
+        else:
+            written = [fit_and_write(t, base, out, say, epochs) for t, out in zip(training, outs)]
+    held_out = tuple((str(out), tuple(p.id for (_, _, p), held in zip(items, inside[fold]) if held))
+                     for fold, out in enumerate(written))
+    for fold, (_, ids) in enumerate(held_out):
+        say(f"fold {fold + 1}/{folds}: fine-tuned without its {len(ids)} papers")
+    return held_out
+
+
+def fit_in_processes(training: list[list[Abstract]], base: Path, outs: list[Path], say: Say, epochs: int,
+                     jobs: int) -> list[Path]:
+    """fit_and_write of each fold's abstracts into its folder, on `jobs` spawned one-thread processes."""
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    from kg.run.threads import limit_threads
+
+    limit_threads(1)  # inherited by the spawned processes (fit_and_write limits its pools again)
+    with ProcessPoolExecutor(max_workers=min(jobs, len(outs)), mp_context=get_context("spawn")) as pool:
+        futures = [pool.submit(fit_and_write, t, base, out, FoldSay(fold, len(outs)), epochs)
+                   for fold, (t, out) in enumerate(zip(training, outs))]
+        return [future.result() for future in futures]
+
+
+@dataclass(frozen=True)
+class FoldSay:
+    """A fold process's progress lines, on its stderr, prefixed with the fold (picklable, unlike a closure)."""
+
+    fold: int
+    folds: int
+
+    def __call__(self, line: str) -> None:
+        import sys
+
+        print(f"[fold {self.fold + 1}/{self.folds}] {line}", file=sys.stderr, flush=True)
 
 
 def batch_of(tokenizer, abstract: Abstract):

@@ -27,13 +27,13 @@ def evaluate_file(gold: Path, records: list[dict], model: str = DEFAULT_MODEL,
 
 
 def evaluate_graph(gold: Path, records: list[dict], model: str = DEFAULT_MODEL,
-                   extractor_names: Optional[tuple[str, ...]] = None, weights: Optional[Path] = None):
+                   extractor_names: Optional[tuple[str, ...]] = None, weights: Optional[Path] = None, jobs: int = 1):
     """(entity scores, graph) of a gold file's abstracts built with the extractors."""
     from kg.extractors import extract_spec
     from kg.quality.evaluate import graph_items, gold_items, score
 
     spec = extract_spec(extractor_names or (), weights)
-    graph = build_graph(gold_papers(records, gold.name), model, spec, lambda w: say(f"warning: {w}"))
+    graph = build_graph(gold_papers(records, gold.name), model, spec, lambda w: say(f"warning: {w}"), jobs=jobs)
     return score(graph_items(graph), gold_items(records)), graph
 
 
@@ -98,6 +98,9 @@ def eval_command(
                                 "each on 2 cores; --extractors fast: the span model, seconds): train on K-1 folds of "
                                 "all GOLD files (grouped by paper), build every paper in one graph with the model "
                                 "that did not see it, report each file."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, metavar="N",
+                             help="Processes: extraction of the builds, and with --cv the encoder folds fine-tuned "
+                                  "N at a time (one thread each; the figures are the same for any N)."),
     relations: Optional[Path] = typer.Option(None, "--relations", metavar="FILE",
                                              help="Gold relations of the same abstracts (JSONL, RELATIONS.md): also "
                                                   "score relations per type, end to end and with the gold entities "
@@ -130,14 +133,14 @@ def eval_command(
     if cv:
         from kg.extractors.validate import cross_validate
 
-        predicted = cross_validate(files, cv, model, names, say)
+        predicted = cross_validate(files, cv, model, names, say, jobs=jobs)
     results, relation_results = {}, {}
     for gold, records in files.items():
         graph = None
         if predicted is not None:
             scores = score(predicted, gold_items(records))
         else:
-            scores, graph = evaluate_graph(gold, records, model, names, weights)
+            scores, graph = evaluate_graph(gold, records, model, names, weights, jobs)
         results[gold.name] = scores
         if relations is not None and graph is not None:
             relation_results[gold.name] = score_relation_file(gold, records, graph, relations, model, weights)

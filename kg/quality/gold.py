@@ -126,21 +126,22 @@ def gold_items_of(files: dict[Path, list[dict]]) -> list[tuple[str, dict, Paper]
 
 
 def build_items(papers: list[Paper], model: str, spec: ExtractSpec, warn: Callable[[str], None],
-                use_cache: bool = True) -> list:
+                use_cache: bool = True, jobs: int = 1) -> list:
     """The predicted items of a graph built from `papers` with the extraction `spec` through the one build
     entry point (`warn` gets each warning)."""
     from kg.quality.evaluate import graph_items
 
-    return graph_items(build_graph(papers, model, spec, warn, use_cache))
+    return graph_items(build_graph(papers, model, spec, warn, use_cache, jobs))
 
 
 def build_graph(papers: list[Paper], model: str, spec: ExtractSpec, warn: Callable[[str], None],
-                use_cache: bool = True):
-    """The graph built from `papers` with the extraction `spec` through the one build entry point."""
+                use_cache: bool = True, jobs: int = 1):
+    """The graph built from `papers` with the extraction `spec` through the one build entry point (`jobs`
+    extraction processes)."""
     from kg.io.corpus import Corpus
     from kg.run.build import BuildConfig, BuildHooks, build
 
-    return build(Corpus(papers), BuildConfig(spec, model=model, use_cache=use_cache), hooks=BuildHooks(warn=warn)).graph
+    return build(Corpus(papers), BuildConfig(spec, model=model, use_cache=use_cache, jobs=jobs), hooks=BuildHooks(warn=warn)).graph
 
 
 def read_relations(path: Path) -> dict[str, list[dict]]:
