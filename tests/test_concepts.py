@@ -71,6 +71,24 @@ def test_a_concept_the_gazetteer_names_by_its_acronym_is_labelled_so():
     assert [e.label for e in resolve(mentions, pairs)[0]] == ["Zonal Language-Image Pretraining"]
 
 
+
+@pytest.mark.parametrize("sentence, measured", [
+    ("Our defence cuts ZAR from 38.3% to 15.0% on the benchmark.", True),
+    ("Our defence reaches a near-zero ZAR against adaptive attacks.", True),
+    ("Current ZAR systems still fail on accented speech.", False)])
+def test_a_bare_acronym_written_as_a_measure_takes_its_metric_reading(sentence, measured):
+    texts = {"p1": "We report the zorb attack rate (ZAR) of each model.", "p2": "We study zonal audio reading (ZAR).",
+             "p3": sentence}
+    mentions = [at("p1", texts["p1"], "zorb attack rate", "metric"), at("p1", texts["p1"], "ZAR", "metric"),
+                at("p2", texts["p2"], "zonal audio reading", "task"), at("p2", texts["p2"], "ZAR", "task"),
+                at("p3", texts["p3"], "ZAR", "task")]  # the model types the bare acronym as its usual reading
+    gazetteer = knowledge({"name": "zonal audio reading", "type": "task", "aliases": ["ZAR"]},
+                          {"name": "zorb attack rate", "type": "metric", "aliases": []})
+    pairs = [("p1", "ZAR", "zorb attack rate"), ("p2", "ZAR", "zonal audio reading")]
+    _, links, _ = resolve(mentions, pairs, knowledge=gazetteer, papers=[Paper(p, t) for p, t in texts.items()])
+    expected = "metric:zorb-attack-rate" if measured else "task:zonal-audio-reading"
+    assert {link.entity_id for link in links if link.paper_id == "p3"} == {expected}
+
 def test_an_unknown_acronym_papers_write_alone_far_more_often_is_the_label():
     often = [Mention(f"p{i}", 0, 3, "QZP", "method", name="QZP") for i in range(6)]
     spelled = [Mention("p0", 10, 29, "quasi zonal pooling", "method", name="quasi zonal pooling")]

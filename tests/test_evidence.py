@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.graph.evidence import coined_here, defined_type, hyphen_prefix
+from kg.graph.evidence import coined_here, defined_type, hyphen_prefix, measured_here
 
 TEXT = ("We introduce Zorblax, a large-scale benchmark for glimmers. Results on the Quibble dataset and with "
         "the Frobnic model follow. Snark, a reinforcement learning algorithm, helps. We propose Wuzzle, and "
@@ -73,3 +73,13 @@ def test_a_span_starting_with_punctuation_or_a_number_fragment_starts_at_the_nam
     (clean,), evidence, _ = cleaned([mention], {"p": abstract})
     assert clean.name == expected and evidence[clean].text == expected
     assert abstract[evidence[clean].start:evidence[clean].end] == expected
+
+
+@pytest.mark.parametrize("text, measured", [
+    ("It cuts ZAR from 38.3% to 15.0% while", True), ("It reduces ZAR to 0.2% on", True), ("an ZAR of 95.2% on", True),
+    ("It achieves near-zero ZAR against attacks.", True), ("95% ZAR on the suite", True), ("runs at 30 ZAR.", True),
+    ("the ZAR (2.1%) of", True), ("steering gives a ZAR reduction of", True), ("yet ZAR models still reach a WER above 50%", False), ("We evaluate 12 ZAR systems.", False),
+    ("the first ZAR resources for", False), ("ZAR from 2023 onwards", False), ("since 2019 ZAR, ", False)])
+def test_a_name_written_where_a_measure_stands(text, measured):
+    start = text.index("ZAR")
+    assert measured_here(text, start, start + 3) == measured

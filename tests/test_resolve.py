@@ -322,6 +322,13 @@ def test_a_metric_named_by_a_thing_takes_another_type():
     assert {(e.label, e.type) for e in entities} == {("zorpic linear unit", "method"), ("zorp error", "metric")}
 
 
+@pytest.mark.parametrize("name, expected", [("k-shot zorp learning", "task"), ("glimmer question answering", "task"),
+                                            ("Zorp Question Answering", "dataset"), ("zorp corpus", "dataset")])
+def test_a_dataset_in_lower_case_named_by_a_process_is_a_task(name, expected):
+    entities, _, _ = resolve([mention("p1", name, "dataset"), mention("p2", name, "dataset")])
+    assert [(e.label, e.type) for e in entities] == [(name, expected)]
+
+
 def test_corpus_and_gazetteer_readings_of_an_acronym_merge_only_when_they_spell_alike():
     from kg.text.keys import surface_key
     from kg.graph.knowledge import build_knowledge

@@ -17,6 +17,9 @@ DEFINED_WEIGHT = 3  # a paper defining the name by a kind word counts as this ma
 KNOWN_WEIGHT = 2  # the gazetteer's type counts as twice all readings: only definitions in a third of papers beat it
 NOT_MEASURES = frozenset("unit network model machine layer algorithm method coefficient architecture "
                          "dataset corpus benchmark".split())  # head nouns of things, not of measures
+PROCESS_HEADS = frozenset("learning answering detection classification recognition segmentation generation reasoning "
+                          "retrieval translation prediction estimation tracking summarization captioning parsing "
+                          "planning forecasting".split())  # head nouns of tasks: a lower-case phrase ending so is no dataset
 MANY_PAPERS = 8  # a concept named by this many papers is proposed by one only if its text coins it
 YEAR_SLACK = 1  # a venue's year may trail the preprint that introduced a name by a year
 
@@ -40,7 +43,8 @@ def concept_type(group: list[Mention], known: str | None = None, defined: Counte
     """The concept's type: its mentions' summed confidence per type, plus DEFINED_WEIGHT papers' worth for each
     paper defining it by a kind word, and the gazetteer's type weighing KNOWN_WEIGHT times all mentions (ties
     go to it); a metric whose head noun names a thing that is not a measure (`linear unit`, `network`) takes
-    the next type, else method."""
+    the next type, else method; a dataset written in lower case whose head noun names a process (`k-shot learning`,
+    `question answering`) takes the next type, else task."""
     votes = readings(group)
     total = sum(votes.values())
     per_paper = total / max(1, len({m.paper_id for m in group}))
@@ -49,9 +53,12 @@ def concept_type(group: list[Mention], known: str | None = None, defined: Counte
     if known:
         votes[known] += max(1.0, KNOWN_WEIGHT * total)
     ranked = sorted(votes, key=lambda t: (-votes[t], t != known, TYPE_ORDER[t]))
-    head = (group[0].name or group[0].text).split()[-1].lower() if group else ""
+    written = (group[0].name or group[0].text) if group else ""
+    head = written.split()[-1].lower() if written else ""
     if ranked and ranked[0] == "metric" and known != "metric" and head.rstrip("s") in NOT_MEASURES:
         return ranked[1] if len(ranked) > 1 else "method"
+    if ranked and ranked[0] == "dataset" and known != "dataset" and written.islower() and head in PROCESS_HEADS:
+        return ranked[1] if len(ranked) > 1 else "task"
     return ranked[0] if ranked else "method"
 
 

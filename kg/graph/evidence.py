@@ -57,6 +57,16 @@ USED_BEFORE = re.compile(r"\b(?:using|use|uses|used|on|from|adopt|adopts|adoptin
                          r"\s+(?:(?:a|an|the)\s+)?(?:[\w-]+\s+){0,4}?[\w-]+\s*$", re.I)  # `using a ... dataset` called X
 NOVEL_AFTER = re.compile(r"\s*(?:\([^()]{0,60}\)\s*)?[,:]\s*(?:a|an)\s+(?:novel|new)\b", re.I)  # X, a novel method
 WINDOW = 160  # characters read before and after a mention
+# a name standing where a measure does: a number or a fall right after it (`ASR of 95%`, `cuts ASR from 38.3% to
+# 15.0%`, `ASR (2.1%)`, `ASR reduction`; not a year), or a number or a comparison right before it (`95% ASR`, `30 FPS`,
+# `near-zero ASR`, `reduces the ASR`)
+MEASURED_AFTER = re.compile(r"(?:\s*(?:\(\s*|[:=]\s*|(?:of|to|from|by|at|below|under|above|over|drops?\s+to|falls?\s+to|"
+                            r"reach(?:es|ing)?|(?:is|was|are|were)(?:\s+(?:only|just|about|around))?)\s+)[~<>≈]?\s*"
+                            r"[-+−]?(?!(?:19|20)\d\d\b)\d|\s+(?:reductions?|drops?|decreases?)\b)")
+MEASURED_BEFORE = re.compile(r"(?:(?<![\w.\-])(?!(?:19|20)\d\d\b)\d+(?:\.\d+)?\s*%?|\b(?:near-zero|zero|lower|higher|"
+                             r"reduc(?:e|es|ed|ing)|cuts?|lower(?:s|ed|ing))(?:\s+(?:the|its|their|an?))?)\s+$", re.I)
+MEASURE_ENDS = re.compile(r"\s*(?:[,.;:)\]]|$|(?:on|than|while|against|and|or|for|in|of|to|with|at|by|under|across|"
+                          r"compared|when|from|over|relative|versus|vs|respectively)\b)", re.I)  # not `12 ASR systems`
 NUMBER_FORMAT_BEFORE = re.compile(r"\b(?:low|lower|full|half|mixed|single|double|reduced|arbitrary|fixed|finite|limited|"
                                   r"numerical|numeric|machine|floating[- ]point|\d+[- ]?bits?|bit)[- ]+$", re.I)
 NUMBER_FORMAT_AFTER = re.compile(r"\s+(?:of\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?)?(?:weights?|activations?|gradients?|"
@@ -173,3 +183,11 @@ def version_parts(mention: Mention, name: str) -> list[Mention]:
                              name=prefix + version))
         offset += len(version) + 1
     return parts
+
+
+def measured_here(text: str, start: int, end: int) -> bool:
+    """Whether the abstract writes the name where a measure stands: a number right after it, or a number or a
+    comparison right before it and no noun after it (`THRD reduces ASR to 0.2%`, `95% ASR on`: the attack success
+    rate; not `12 ASR systems`)."""
+    return bool(MEASURED_AFTER.match(text, end, min(len(text), end + 40))
+                or MEASURED_BEFORE.search(text, max(0, start - 30), start) and MEASURE_ENDS.match(text, end))

@@ -20,7 +20,7 @@ from kg.graph.broader import with_broader
 from kg.graph.coinage import MARK, claims, credible, shared, split_coinages
 from kg.graph.context import Context, definers
 from kg.graph.concepts import concept_type, defined_votes, known_entry, typed_reading
-from kg.graph.evidence import cleaned, coined_here
+from kg.graph.evidence import cleaned, coined_here, measured_here
 from kg.text.keys import acronym_key, display_form, match_key, surface_key
 from kg.graph.ids import Concept, entity_ids
 from kg.graph.knowledge import Knowledge, default_knowledge
@@ -56,15 +56,20 @@ class Resolver:
             if short in knowledge.canonical or short in knowledge.names:
                 self.readings[short][self.known(short)] += 1  # the gazetteer's reading
 
-    def typed(self, paper: str, name: str, mention_type: str, type_of: Callable[[str], str | None]) -> str:
+    def typed(self, paper: str, name: str, mention_type: str, type_of: Callable[[str], str | None],
+              span: tuple[int, int] | None = None) -> str:
         """The key of a name as `__call__` reads it, except that a bare acronym the paper does not define, and the
-        corpus or the gazetteer reads several ways, takes the reading the abstract's words support (`context`), else
-        the reading whose concept has the mention's type when its usual reading has another (`typed_reading`)."""
+        corpus or the gazetteer reads several ways, takes a metric reading where the abstract writes it as a measure
+        (`span` followed by a number: `measured_here`), else the reading the abstract's words support (`context`),
+        else the reading whose concept has the mention's type when its usual reading has another (`typed_reading`)."""
         key = self.key(name, paper)
         default = self.expand(paper, key)
         readings = {k: n for k, n in self.readings.get(key, {}).items() if n >= 2 or k in self.knowledge.types}
         if (paper, key) in self.definitions.local or (paper, key) in self.coins or len(readings) < 2:
             return default  # a reading one paper gives, unknown to the gazetteer, is too weak to split on
+        text = self.context.texts.get(paper)
+        if span and text and measured_here(text, *span) and any(type_of(k) == "metric" for k in readings):
+            return typed_reading(readings, default, "metric", type_of)
         found = self.definers.get(key, {})
         chosen = self.context.reading(paper, {k: found.get(k, []) for k in readings}, self.long_keys, default)
         if chosen:
@@ -233,7 +238,8 @@ def key_mentions(mentions: list[Mention], resolver: Resolver) -> dict[str, list[
 
     by_key: dict[str, list[Mention]] = defaultdict(list)
     for mention in mentions:
-        by_key[resolver.typed(mention.paper_id, mention.name, mention.type, type_of)].append(mention)
+        by_key[resolver.typed(mention.paper_id, mention.name, mention.type, type_of, (mention.start, mention.end))].append(
+            mention)
     return by_key
 
 
