@@ -162,7 +162,7 @@ def fine_tune_folds(items: list, folds: int, folder: Path, spacy_model: str, bas
         training = [[a for a, held in zip(abstracts, inside[fold]) if not held] for fold in range(folds)]
         outs = [folder / f"fold-{fold}" for fold in range(folds)]
         if jobs > 1 and folds > 1:
-            written = fit_in_processes(training, base, outs, say, epochs, jobs)
+            written = fit_in_processes(training, base, outs, epochs, jobs)
         else:
             written = [fit_and_write(t, base, out, say, epochs) for t, out in zip(training, outs)]
     held_out = tuple((str(out), tuple(p.id for (_, _, p), held in zip(items, inside[fold]) if held))
@@ -172,9 +172,10 @@ def fine_tune_folds(items: list, folds: int, folder: Path, spacy_model: str, bas
     return held_out
 
 
-def fit_in_processes(training: list[list[Abstract]], base: Path, outs: list[Path], say: Say, epochs: int,
+def fit_in_processes(training: list[list[Abstract]], base: Path, outs: list[Path], epochs: int,
                      jobs: int) -> list[Path]:
-    """fit_and_write of each fold's abstracts into its folder, on `jobs` spawned one-thread processes."""
+    """fit_and_write of each fold's abstracts into its folder, on `jobs` spawned one-thread processes (each
+    says its progress on its own stderr: `FoldSay`)."""
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
 

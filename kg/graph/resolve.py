@@ -60,7 +60,7 @@ class Resolver:
               span: tuple[int, int] | None = None) -> str:
         """The key of a name as `__call__` reads it, except that a bare acronym the paper does not define, and the
         corpus or the gazetteer reads several ways, takes a metric reading where the abstract writes it as a measure
-        (`span` followed by a number: `measured_here`), else the reading the abstract's words support (`context`),
+        (at `span`, `evidence.measured_here`), else the reading the abstract's words support (`context`),
         else the reading whose concept has the mention's type when its usual reading has another (`typed_reading`)."""
         key = self.key(name, paper)
         default = self.expand(paper, key)
@@ -238,8 +238,8 @@ def key_mentions(mentions: list[Mention], resolver: Resolver) -> dict[str, list[
 
     by_key: dict[str, list[Mention]] = defaultdict(list)
     for mention in mentions:
-        by_key[resolver.typed(mention.paper_id, mention.name, mention.type, type_of, (mention.start, mention.end))].append(
-            mention)
+        span = (mention.start, mention.end)
+        by_key[resolver.typed(mention.paper_id, mention.name, mention.type, type_of, span)].append(mention)
     return by_key
 
 
