@@ -46,6 +46,10 @@ SHAPES = rdflib.Graph().parse(ROOT / "ontology" / "shapes.ttl")
     ("scores of 0.968 and 0.910", [("0.968", "", None), ("0.910", "", None)]),
     ("gains of 3.9, 6.1, and 7.3 points", [("3.9", "points", None), ("6.1", "points", None), ("7.3", "points", None)]),
     ("accuracy of 90.85 ± 2.22%", [("90.85", "%", None)]),
+    ("Dice 0.716+/-0.006 (best 0.726)", [("0.716", "", None), ("0.726", "", None)]),  # the minus is the spread's
+    ("F1 = 0.991 (+-0.008) and", [("0.991", "", None)]),
+    ("78.7% at 224×224, and 79.2% at 288 x 288 pixels", [("78.7", "%", None), ("79.2", "%", None)]),  # sizes
+    ("2.3× faster than 1.5×", [("2.3", "x", None), ("1.5", "x", None)]),
     ("a drop of −1.5 dB and +1.91 on MATH", [("−1.5", "dB", None), ("+1.91", "", None)]),
     ("1,000 steps", [("1,000", "", None)]),
 ])
@@ -111,6 +115,19 @@ def test_shipped_model_reads_a_score_and_leaves_a_size(parse) -> None:
     assert set(read) == {"95.12"}
     assert read["95.12"].kind == "score" and read["95.12"].unit == "%"
     assert doc.text[read["95.12"].dataset.start:read["95.12"].dataset.end] == "CIFAR-10"
+
+
+@pytest.mark.parametrize("sentence, value", [
+    ("On SQuAD the probe reports a +4.12 F1 residual that flips to -3.33 F1 under other prompts.", "-3.33"),
+    ("FooNet scores 0.52 F1, which falls to -0.31 F1 under noise.", "-0.31"),
+])
+def test_a_value_no_score_can_take_is_read_as_a_change(parse, sentence: str, value: str) -> None:
+    from kg.extractors import build_extract
+
+    doc, context = parse("We propose FooNet for image classification. " + sentence)
+    _, _, results = build_extract()(doc, context)
+    read = {doc.text[r.start:r.end]: r for r in results}
+    assert read[value].kind == "change" and read[value].metric_name == "F1"  # no F1 is negative
 
 
 def reported(kind: str, value: str, unit: str, subject=("FooNet",), dataset=("CIFAR-10",), paper="p") -> Reported:

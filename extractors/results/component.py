@@ -9,6 +9,7 @@ from spacy.tokens import Doc
 
 from kg.extraction.interface import Candidate, CandidateRelation, DocContext
 from kg.extraction.results import CandidateResult
+from kg.graph.results import impossible
 from kg.extractors.results.binding import carries
 from kg.extractors.results.features import number_features
 from kg.extractors.results.fields import read_fields
@@ -60,6 +61,10 @@ def read_results(model: ResultsModel, doc: Doc, mentions: Sequence[Candidate],
         before = found[-1] if found and sentence_of(found[-1].start) == sentence_of(number.start) else None
         if not f.metric_name and before is not None and carries(doc.text, numbers, before.start, number):
             f = replace(f, metric=before.metric, metric_name=before.metric_name)  # '95.1% accuracy, 90.5% for X'
+        if kind == "score" and impossible(kind, number.decimal, number.unit, f.metric_name or ""):
+            kind = "change"  # no accuracy reaches 224%, no F1 is negative: only a change can read so
+            f = replace(read_fields(doc, number, mentions, kind, model, relations), metric=f.metric,
+                        metric_name=f.metric_name)
         found.append(CandidateResult(number.start, number.end, kind, number.unit, f.metric_name,
                                      number.bound or worded_bound(doc.text, number.start),
                                      f.setting, f.proposal, f.subject, f.metric, f.dataset, f.task, f.against,

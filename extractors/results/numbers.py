@@ -38,7 +38,7 @@ BETWEEN = re.compile(r"\bbetween\s+$", re.IGNORECASE)
 CLAUSE = re.compile(r"[.;:!?](?:\s|$)|\n")  # what ends a clause for a 'from' before 'X to Y'
 ENUMERATION = re.compile(r"[\[(]\s*$")
 LIST = re.compile(r"\s*(?:,|,?\s*and|,?\s*or|/)\s*")
-SPREAD = re.compile(r"\s*(?:±|\+-|\+/-)\s*")
+SPREAD = re.compile(r"\s*\(?\s*(?:±|\+-|\+/-|\+/−)\s*")  # `± 2.2`, `+/-0.006`, `(+-0.008)`
 # Words that qualify the number right after them, as the gold `bound` writes them ('approximately' is 'about'), and
 # symbols read as those words; a symbol after the words ('up to ~66%') leaves the words' bound.
 BOUND_WORDS = {w: w for w in ("up to", "at least", "at most", "no more than", "no less than", "more than",
@@ -123,14 +123,26 @@ def find_numbers(text: str) -> list[Number]:
             sign, start = "", start + 1  # '23.56-26.36': the dash of a range, not a minus sign
         unit, unit_end = unit_after(text, end)
         found.append(Number(start, end, sign + match.group(2), unit, unit_end))
-    return with_lists(text, with_ranges(text, without_spreads(text, found)))
+    return with_lists(text, with_ranges(text, without_spreads(text, without_products(text, found))))
+
+
+PRODUCT = re.compile(r"\s*×\s*|\s+[xX]\s+")  # `224×224`, `512 x 512`: a size's sides, not `2.3× faster`
+
+
+def without_products(text: str, numbers: list[Number]) -> list[Number]:
+    """Numbers without the sides of a product ('224×224' pixels, a '3 x 3' kernel): sizes, never results."""
+    joined = {i for i in range(len(numbers) - 1) if not numbers[i].unit
+              and PRODUCT.fullmatch(text[numbers[i].end:numbers[i + 1].start])}
+    return [n for i, n in enumerate(numbers) if i not in joined and i - 1 not in joined]
 
 
 def without_spreads(text: str, numbers: list[Number]) -> list[Number]:
-    """Numbers without the spread of a mean ('90.85 ± 2.22%': the mean takes the unit, the spread goes)."""
+    """Numbers without the spread of a mean ('90.85 ± 2.22%', '0.716+/-0.006', '0.991 (+-0.008)': the mean takes the
+    unit, the spread goes)."""
     out: list[Number] = []
     for number in numbers:
-        if out and not out[-1].unit and SPREAD.fullmatch(text[out[-1].unit_end:number.start]):
+        sign = number.value[:1] if number.value[:1] in "+-−" else ""  # `+/-0.006`: the minus is the spread's
+        if out and not out[-1].unit and SPREAD.fullmatch(text[out[-1].unit_end:number.start] + sign):
             mean = out[-1]
             out[-1] = Number(mean.start, mean.end, mean.value, number.unit, mean.unit_end)
             continue
