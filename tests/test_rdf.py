@@ -127,6 +127,30 @@ def test_golden_graph_by_meaning(tmp_path: Path) -> None:
     assert isomorphic(parse(tmp_path / "g.ttl"), expected)
 
 
+@pytest.mark.parametrize("engine", ["oxigraph", "rdflib"])
+def test_a_sentence_with_markup_is_also_given_as_read(tmp_path: Path, engine: str) -> None:
+    from kg.query.sparql import resolve_query, run_query
+
+    abstract = "We propose **FooNet**. It reaches $79.2\\%$ on\n  BarSet. Plain words only."
+    foo, bar = (abstract.index(n) for n in ("FooNet", "BarSet"))
+    mentions = [Mention("p1", foo, foo + 6, "FooNet", "model", "proposed", 0, 22),
+                Mention("p1", bar, bar + 6, "BarSet", "dataset", "used", 23, abstract.index(" Plain")),
+                Mention("p1", abstract.index("Plain"), abstract.index(" words"), "Plain", "method", "used",
+                        abstract.index("Plain"), len(abstract))]
+    entities = (Entity("model:foonet", "model", "FooNet"), Entity("dataset:barset", "dataset", "BarSet"),
+                Entity("method:plain", "method", "Plain"))
+    links = tuple(Link("p1", e.id, m.role, (m,)) for e, m in zip(entities, mentions))
+    write_turtle(Resolution((Paper("p1", abstract, title="T"),), entities, links), tmp_path / "g.ttl")
+    rdf = parse(tmp_path / "g.ttl")
+    plain = {str(rdf.value(s, NIF.anchorOf)): str(o) for s, o in rdf.subject_objects(MLKG.plainText)}
+    assert plain == {"We propose **FooNet**.": "We propose FooNet.",
+                     "It reaches $79.2\\%$ on\n  BarSet.": "It reaches 79.2% on BarSet."}  # none for plain words
+    rows = {name: run_query(tmp_path / "g.ttl", resolve_query("link-evidence"), engine,
+                            {"paper": ["p1"], "entity": [name]})[1] for name in ("FooNet", "BarSet", "Plain")}
+    assert [row[-1] for name in ("FooNet", "BarSet", "Plain") for row in rows[name]] == \
+        ["We propose FooNet.", "It reaches 79.2% on BarSet.", "Plain words only."]
+
+
 @pytest.mark.parametrize("suffix", WRITERS)
 def test_two_writes_are_byte_identical(tmp_path: Path, suffix: str) -> None:
     WRITERS[suffix](make_resolution(), tmp_path / f"a.{suffix}")

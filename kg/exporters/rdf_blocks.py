@@ -22,6 +22,7 @@ from kg.graph.results import Result
 from kg.graph.tables import Evidence, Tables
 from kg.types import DEFAULT_BASE_IRI, Entity, Paper
 from kg.text.iri import base_iri_problem, id_segment as segment, is_iri
+from kg.text.markup import strip_markup
 
 mlkg, schema, nif, itsrdf, dcterms, prov, rdf, rdfs, skos = (V[p] for p in (
     "mlkg", "schema", "nif", "itsrdf", "dcterms", "prov", "rdf", "rdfs", "skos"))
@@ -213,12 +214,21 @@ def mention_block(iris: Iris, mention: Iri, entity: Iri, evidence: Evidence) -> 
 
 
 def sentence_block(iris: Iris, abstracts: dict[str, str], evidence: Evidence) -> tuple[Iri, Block]:
-    """A NIF sentence of an abstract, with its text."""
+    """A NIF sentence of an abstract, with its text as written (nif:anchorOf) and, where that holds markup or
+    broken white space, as read (mlkg:plainText)."""
     start, end = evidence.sentence_start, evidence.sentence_end
     text = abstracts[evidence.paper_id][start:end] if evidence.paper_id in abstracts else evidence.text
-    return iris.sentence(evidence.paper_id, start, end), {
-        rdf.type: [nif.Sentence], nif.beginIndex: [start], nif.endIndex: [end],
-        nif.anchorOf: [text], nif.referenceContext: [iris.paper(evidence.paper_id)]}
+    block: Block = {rdf.type: [nif.Sentence], nif.beginIndex: [start], nif.endIndex: [end],
+                    nif.anchorOf: [text], nif.referenceContext: [iris.paper(evidence.paper_id)]}
+    plain = plain_text(text)
+    if plain and plain != text:
+        block[mlkg.plainText] = [plain]
+    return iris.sentence(evidence.paper_id, start, end), block
+
+
+def plain_text(written: str) -> str:
+    """A sentence as a reader sees it: LaTeX/Markdown markup removed, white space collapsed (`$79.2\\%$` → `79.2%`)."""
+    return " ".join(strip_markup(written).text.split())
 
 
 def statement_block(iris: Iris, subject: Iri, predicate: Iri, obj: Iri) -> tuple[Iri, Block]:
