@@ -207,6 +207,15 @@ def test_a_name_several_papers_coin_is_one_node_per_coinage_and_users_keep_the_n
     assert len(established) == 1  # far more papers use the name than coin it: one thing
 
 
+def test_copies_of_one_coining_abstract_are_one_coinage():
+    texts = {"p1": "We propose ZORBA, a novel zorb planner.", "p1-copy": "We propose ZORBA, a novel zorb planner.",
+             "p2": "We introduce ZORBA, a new image zorber.", "p3": "ZORBA is a strong baseline here."}
+    mentions = [at(p, t, "ZORBA", "method", "proposed" if p != "p3" else "used") for p, t in texts.items()]
+    entities, links, _ = resolve(mentions, papers=[Paper(p, t) for p, t in texts.items()])
+    node = {link.paper_id: link.entity_id for link in links}
+    assert len(entities) == 3 and node["p1"] == node["p1-copy"] and len({node["p1"], node["p2"], node["p3"]}) == 3
+
+
 def test_a_name_three_papers_coin_is_three_things_however_many_papers_use_it():
     texts = {f"p{i}": f"We propose ZORBA, a novel zorb {kind}." for i, kind in enumerate(("planner", "parser", "painter"))}
     texts |= {f"u{i}": "ZORBA is a baseline." for i in range(8)}

@@ -86,14 +86,18 @@ def test_an_alias_extending_the_name_is_the_concept_only_when_the_gazetteer_says
     assert (knowledge.key_of(surface_key("Zorbset-9K")) == surface_key("Zorbset")) is joined
 
 
-QUUX = "The quux process QP is a prior over partitions for nonparametric mixture clustering with atoms."
-PRIVACY = "Quantum privacy QP protects records of users in federated hospital databases from attackers."
+QUUX = ("The quux process QP is a prior over partitions for nonparametric mixture clustering with atoms.",
+        "We sample the quux process QP, a nonparametric prior over partitions of atoms, for mixture clustering.")
+PRIVACY = ("Quantum privacy QP protects records of users in federated hospital databases from attackers.",
+           "Under quantum privacy QP, hospital databases keep the records of their users safe from attackers.")
 
 
-def acronym_corpus(extra: list[tuple[str, str]]):
-    """Two papers defining QP each way, and the `extra` papers using it undefined."""
-    papers = [Paper(f"q{i}", QUUX.replace("QP", "(QP)")) for i in range(2)]
-    papers += [Paper(f"v{i}", PRIVACY.replace("QP", "(QP)")) for i in range(2)] + [Paper(p, t) for p, t in extra]
+def acronym_corpus(extra: list[tuple[str, str]], copies: bool = False):
+    """Two papers defining QP each way (`copies`: one abstract twice), and the `extra` papers using it undefined."""
+    quux, privacy = (QUUX[:1] * 2, PRIVACY[:1] * 2) if copies else (QUUX, PRIVACY)
+    papers = [Paper(f"q{i}", text.replace("QP", "(QP)")) for i, text in enumerate(quux)]
+    papers += [Paper(f"v{i}", text.replace("QP", "(QP)")) for i, text in enumerate(privacy)]
+    papers += [Paper(p, t) for p, t in extra]
     pairs = [(p.id, "QP", "quux process" if p.id[0] == "q" else "quantum privacy") for p in papers[:4]]
     mentions = [at(p.id, p.abstract, "QP") for p in papers]
     mentions += [at(p.id, p.abstract, "quux process") for p in papers[:2]]
@@ -111,6 +115,16 @@ def test_an_undefined_acronym_takes_the_reading_its_abstract_supports(abstract, 
     by_id = {e.id: e for e in entities}
     read = [by_id[link.entity_id].label.lower() for link in links if link.paper_id == "u1"]
     assert read and all(reading.split()[0] in label for label in read)
+
+
+def test_copies_of_one_defining_abstract_are_one_context_not_two():
+    abstract = "QP keeps records of users in hospital databases safe from attackers."
+    readings = set()
+    for copies in (False, True):
+        entities, links, _ = acronym_corpus([("u1", abstract)], copies)
+        by_id = {e.id: e for e in entities}
+        readings.add(tuple(by_id[link.entity_id].label.lower() for link in links if link.paper_id == "u1"))
+    assert len(readings) == 2  # with each abstract copied, its words are no evidence: the context gives no reading
 
 
 def test_a_long_form_written_only_inside_a_longer_one_does_not_support_its_reading():

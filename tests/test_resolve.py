@@ -170,15 +170,23 @@ def test_no_merge_by_lower_casing_or_without_a_definition(a, b):
 
 def test_a_lowercase_spelling_joins_its_acronym_only_when_one_acronym_is_spelled_so():
     one, _, _ = resolve([mention("p1", "QRT"), mention("p2", "qrt")])
-    two, _, _ = resolve([mention("p1", "zAP"), mention("p2", "ZAP"), mention("p3", "zap")])
-    assert len(one) == 1 and len(two) == 3
+    two, _, _ = resolve([mention("p1", "zAP"), mention("p2", "ZAP"), mention("p3", "zap", "task")])
+    assert len(one) == 1 and len(two) == 3  # (as a model, the word `zap` would name nothing: see below)
 
 
 @pytest.mark.parametrize(("acronym", "word"), [("ZORB", "zorb"), ("ZORB", "zorbs"), ("ZORB", "Zorb"), ("QRT", "qrt")])
 def test_an_all_capital_name_never_takes_the_ordinary_lower_case_word(acronym, word):
-    entities, _, _ = resolve([mention("p1", acronym), mention("p2", acronym), mention("p3", word)])
-    joined = len(entities) == 1
+    _, links, _ = resolve([mention("p1", acronym), mention("p2", acronym), mention("p3", word)])
+    joined = len({link.entity_id for link in links if link.paper_id in ("p1", "p3")}) == 1 and len(links) == 3
     assert joined is (word != word.lower() or word == "qrt")  # `Zorb` capitalised joins; `qrt` reads as no word
+
+
+@pytest.mark.parametrize(("entity_type", "kept"), [("model", False), ("dataset", False), ("task", True)])
+def test_an_ordinary_word_kept_apart_from_an_acronym_names_no_model_or_dataset(entity_type, kept):
+    entities, links, _ = resolve([mention("p1", "ZORB"), mention("p2", "ZORB"), mention("p3", "zorbs", entity_type),
+                                  mention("p4", "zorb", entity_type)])
+    words = [link for link in links if link.paper_id in ("p3", "p4")]
+    assert [e.label for e in entities if e.label == "ZORB"] == ["ZORB"] and bool(words) is kept
 
 
 @pytest.mark.parametrize(("other", "expected"), [

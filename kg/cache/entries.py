@@ -26,7 +26,9 @@ APP_NAME = "paperkg"
 CACHE_ENV = "PAPERKG_CACHE_DIR"
 # the modules that run a paper's extraction (besides the extractors): their imports are followed
 EXTRACTION_ROOTS = ("kg.extraction.interface", "kg.nlp.load", "kg.run.worker")
-DATA_PACKAGES = ("kg.ontology",)  # data that extractors read by resource name (gazetteers), not by import
+# data that extractors read by resource name, not by import: kg.ontology's gazetteer and generic terms (JSON lines);
+# its vocabulary, shapes, named queries and GraphML schema serve the exports, and editing them keeps cached entries
+DATA_PACKAGES = {"kg.ontology": (".jsonl",)}
 
 
 def default_cache_dir() -> Path:

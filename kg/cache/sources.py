@@ -134,17 +134,20 @@ def data_files(directory: Path) -> list[Path]:
     return found
 
 
-def package_files(modules: list[str], data_packages: tuple[str, ...] = (),
+def package_files(modules: list[str], data_packages: dict[str, tuple[str, ...]] | None = None,
                   whole_packages: list[str] | None = None) -> list[tuple[str, Path]]:
-    """(name, file) of each module's source, of the data files of its package and of `data_packages`,
-    and of every file of `whole_packages` (top-level packages outside kg), in a fixed order."""
+    """(name, file) of each module's source, of the data files of its package and of `data_packages` (package ->
+    the suffixes of the files read, all when none), and of every file of `whole_packages` (top-level packages
+    outside kg), in a fixed order."""
     files = module_files()
+    suffixes = data_packages or {}
     named: dict[str, Path] = {}
     for module in modules:
         named[module] = files[module]
-    for package in sorted({*data_packages, *(m for m in modules if files[m].name == "__init__.py")}):
-        folder = files[package].parent
-        named.update((f"{package}/{p.relative_to(folder).as_posix()}", p) for p in data_files(folder))
+    for package in sorted({*suffixes, *(m for m in modules if files[m].name == "__init__.py")}):
+        folder, read = files[package].parent, suffixes.get(package, ())
+        named.update((f"{package}/{p.relative_to(folder).as_posix()}", p) for p in data_files(folder)
+                     if not read or p.suffix in read)
     for package in whole_packages or []:
         spec = importlib.util.find_spec(package)
         for location in (spec.submodule_search_locations or []) if spec else []:

@@ -60,10 +60,12 @@ def split_coinages(groups: dict[str, list[Mention]], members: dict[str, list[str
     out: dict[str, list[Mention]] = {}
     keys: dict[str, list[str]] = {}
     for key, group in groups.items():
-        papers = coiners(group, texts) if named(group) and not known_entry(members[key], knowledge) else []
-        users = len({m.paper_id for m in group}) - len(papers)
+        coining = coiners(group, texts) if named(group) and not known_entry(members[key], knowledge) else []
+        original = originals(coining, texts, years)  # a copy of a coining abstract is that coinage, not another
+        papers = sorted(set(original.values()))
+        users = len({m.paper_id for m in group}) - len(coining)
         if len(papers) == 1:
-            mine, others = [m for m in group if m.paper_id == papers[0]], [m for m in group if m.paper_id != papers[0]]
+            mine, others = [m for m in group if m.paper_id in original], [m for m in group if m.paper_id not in original]
             if another_kind(mine, others):  # DRIVE the framework, DRIVE the data set
                 out[key], keys[key] = others, members[key]
                 out[f"{key}{MARK}{papers[0]}"], keys[f"{key}{MARK}{papers[0]}"] = mine, members[key]
@@ -75,11 +77,19 @@ def split_coinages(groups: dict[str, list[Mention]], members: dict[str, list[str
         first = min(papers, key=lambda p: (years.get(p) or 0, p))
         by_paper: dict[str, list[Mention]] = defaultdict(list)
         for mention in group:
-            by_paper[mention.paper_id if mention.paper_id in papers else ""].append(mention)
+            by_paper[original.get(mention.paper_id, "")].append(mention)
         for paper, mentions in by_paper.items():
             split = key if paper == first else f"{key}{MARK}{paper}"
             out[split], keys[split] = mentions, members[key]
     return out, keys
+
+
+def originals(papers: list[str], texts: dict[str, str], years: dict[str, int | None]) -> dict[str, str]:
+    """Each paper -> the first paper (by year, then id) among `papers` with the same abstract (itself if none)."""
+    first: dict[str, str] = {}
+    for paper in sorted(papers, key=lambda p: (years.get(p) or 0, p)):
+        first.setdefault(texts[paper], paper)
+    return {paper: first[texts[paper]] for paper in papers}
 
 
 def another_kind(mine: list[Mention], others: list[Mention]) -> bool:

@@ -6,7 +6,7 @@ takes, in a paper that does not define it, the reading the paper's own words sup
    (a long form written only inside another's, `machine translation` in `neural machine translation`, is not);
 2. else the reading whose defining abstracts share the most (rare) words with this one (`mixture`, `prior`,
    `nonparametric` for the Dirichlet process), when it scores at least CLEAR times the next reading and each reading
-   compared has two or more defining papers;
+   compared has two or more defining abstracts (an abstract the corpus holds twice, or copies of it, counts once);
 3. else no opinion: the caller keeps its default (the corpus's agreed reading, the gazetteer's, or by type).
 """
 from __future__ import annotations
@@ -35,6 +35,7 @@ class Context:
         self._words: dict[str, frozenset[str]] = {}
         self._squashed: dict[str, str] = {}
         self._shares: dict[tuple[str, ...], Counter] = {}  # defining papers -> how many of them have each word
+        self._distinct: dict[tuple[str, ...], list[str]] = {}  # defining papers -> one per distinct abstract
 
     def words(self, paper: str) -> frozenset[str]:
         """The distinct words of a paper's abstract."""
@@ -69,6 +70,7 @@ class Context:
             o != k and any(long != other and long in other for long in longs for other in found[o]) for o in found)]
         if len(written) == 1:
             return written[0]
+        readings = {k: self.distinct(papers) for k, papers in readings.items()}
         if any(len(papers) < 2 for papers in readings.values()):
             return None  # a reading without two defining abstracts has no context to compare
         mine = self.words(paper)
@@ -76,6 +78,15 @@ class Context:
         ranked = sorted(scores, key=lambda k: (-scores[k], k))
         best, second = scores[ranked[0]], scores[ranked[1]]
         return ranked[0] if best > 0 and best >= CLEAR * second else None
+
+    def distinct(self, papers: list[str]) -> list[str]:
+        """The papers, one per distinct abstract (a corpus that holds an abstract twice, or copies of it, has one
+        defining abstract there, not two that share every word)."""
+        key = tuple(papers)
+        if key not in self._distinct:
+            seen: set[str] = set()
+            self._distinct[key] = [p for p in papers if not (self.flat(p) in seen or seen.add(self.flat(p)))]
+        return self._distinct[key]
 
     def share(self, papers: list[str]) -> Counter:
         """How many of the papers' abstracts have each word (computed once per list of papers)."""

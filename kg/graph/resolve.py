@@ -28,7 +28,7 @@ from kg.graph.labels import choose_label, lone_adjective, repair
 from kg.graph.links import Corpus, link_papers, proposal_check, relate
 from kg.graph.spellings import family_pairs, same_labels, typo_pairs, written_pairs
 from kg.graph.titles import promoted, title_keys
-from kg.graph.variants import case_pairs, regroup, ending_pairs, inverted_pairs, kind_pairs
+from kg.graph.variants import NAMED_TYPES, case_pairs, regroup, ending_pairs, inverted_pairs, kind_pairs, word_twins
 from kg.types import Entity, Link, Mention, MentionRelation, Paper, Relation
 
 __all__ = ["resolve", "Resolver"]
@@ -187,8 +187,10 @@ def resolve(
     resolver = Resolver(definitions, knowledge, corpus.texts, coined_acronyms(clean, corpus.texts))
     by_key = key_mentions(clean, resolver)
     groups, members = merge_variants(by_key, resolver, sentence_initial(by_key, corpus.texts))
+    words = ordinary_words(by_key, knowledge)
     groups = {k: g for k, g in groups.items() if k and not set(members[k]) & knowledge.generic
-              and not adjectives_only(g, members[k], knowledge)}
+              and not adjectives_only(g, members[k], knowledge)
+              and not (set(members[k]) <= words and concept_type(g) in NAMED_TYPES)}
     groups, members = split_coinages(groups, members, corpus.texts, knowledge, corpus.years)
     entities, entity_of = make_entities(groups, members, resolver, corpus.texts)
     groups, members, joined = same_labels(groups, members, entities, entity_of, lambda key: MARK in key)
@@ -241,6 +243,14 @@ def key_mentions(mentions: list[Mention], resolver: Resolver) -> dict[str, list[
         span = (mention.start, mention.end)
         by_key[resolver.typed(mention.paper_id, mention.name, mention.type, type_of, span)].append(mention)
     return by_key
+
+
+def ordinary_words(by_key: dict[str, list[Mention]], knowledge: Knowledge) -> set[str]:
+    """Keys written only as an ordinary lower-case word spelled like one of the corpus's acronyms (`clip` beside
+    CLIP: `variants.word_twins`), unless the gazetteer knows them; as a model or dataset they name nothing."""
+    acronyms = {m.name for g in by_key.values() for m in g if acronym_key(m.name)}
+    forms = {k: {m.name for m in g} for k, g in by_key.items() if k not in knowledge.names and k not in knowledge.canonical}
+    return word_twins(forms, acronyms)
 
 
 def adjectives_only(group: list[Mention], members: list[str], knowledge: Knowledge) -> bool:
