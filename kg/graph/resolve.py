@@ -249,7 +249,10 @@ def ordinary_words(by_key: dict[str, list[Mention]], knowledge: Knowledge) -> se
     """Keys written only as an ordinary lower-case word spelled like one of the corpus's acronyms (`clip` beside
     CLIP: `variants.word_twins`), unless the gazetteer knows them; as a model or dataset they name nothing."""
     acronyms = {m.name for g in by_key.values() for m in g if acronym_key(m.name)}
-    forms = {k: {m.name for m in g} for k, g in by_key.items() if k not in knowledge.names and k not in knowledge.canonical}
+    def form(m: Mention) -> str:  # `Clip` opening a sentence is the word; `ZoRB` there is still written so
+        opening = m.start == m.sentence_start and m.name[1:] == m.name[1:].lower()
+        return m.name.lower() if opening else m.name
+    forms = {k: {form(m) for m in g} for k, g in by_key.items() if k not in knowledge.names and k not in knowledge.canonical}
     return word_twins(forms, acronyms)
 
 

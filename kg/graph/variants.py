@@ -95,14 +95,14 @@ NAMED_TYPES = frozenset({"model", "dataset"})  # types whose entities are names,
 
 
 def word_twins(forms: dict[str, Iterable[str]], raw_acronyms: Iterable[str]) -> set[str]:
-    """Keys every written form of which is one ordinary word in lower case (a vowel; a capital only to open a
-    sentence: `clip`, `Clip`, `math`) spelled like an acronym the corpus writes (CLIP, MATH). `case_pairs` keeps
-    them apart from the acronym; as a model or a dataset they are no name at all (video clips, math problems)."""
+    """Keys every written form of which is one ordinary word in lower case (a vowel: `clip`, `clips`, `math`; the
+    caller lowers a capital that only opens a sentence) spelled like an acronym the corpus writes (CLIP, MATH).
+    `case_pairs` keeps them apart from the acronym; as a model or a dataset they are no name at all (video clips,
+    math problems)."""
     spelled = {acronym.lower() for acronym in raw_acronyms}
 
-    def twin(form: str) -> bool:
-        word = form.lower()
-        return form.isalpha() and form[1:].islower() and bool(VOWEL.search(word)) and (
+    def twin(word: str) -> bool:
+        return word.isalpha() and word.islower() and bool(VOWEL.search(word)) and (
             word in spelled or word.endswith("s") and word[:-1] in spelled)  # `clips`
 
     return {key for key, written in forms.items() if written and all(twin(form) for form in written)}
