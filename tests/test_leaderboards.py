@@ -11,8 +11,8 @@ import pytest
 from kg.exporters.leaderboards import leaderboards, render_leaderboards, unranked
 from kg.exporters.rdf import write_turtle
 from kg.graph.resolution import Resolution, graph_of
-from kg.graph.results import (NON_NEGATIVE, PERCENT_BOUNDED, RELATIVE, Result, contains, impossible,
-                              metric_pattern)
+from kg.graph.results import Result, contains
+from kg.text.measures import NON_NEGATIVE, PERCENT_BOUNDED, RELATIVE, impossible, metric_pattern
 from kg.query.sparql import resolve_query, run_query
 from tests.query_corpus import ENGINES, corpus_resolution
 from tests.support import ROOT

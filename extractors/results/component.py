@@ -9,13 +9,13 @@ from spacy.tokens import Doc
 
 from kg.extraction.interface import Candidate, CandidateRelation, DocContext
 from kg.extraction.results import CandidateResult
-from kg.graph.results import impossible
 from kg.extractors.results.binding import carries
 from kg.extractors.results.features import number_features
 from kg.extractors.results.fields import read_fields
 from kg.extractors.results.model import LABELS, ResultsModel, load
 from kg.extractors.results.numbers import Number, find_numbers, worded_bound
 from kg.extractors.results.signs import signed_change
+from kg.text.measures import impossible
 
 ResultsFn = Callable[[Doc, DocContext, list[Candidate], Sequence[CandidateRelation]], list[CandidateResult]]
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from kg.graph.results import impossible
+from kg.text.measures import impossible
 
 QUERY = """PREFIX mlkg: <https://w3id.org/paperkg/vocab#>
 SELECT ?result ?kind ?value ?unit ?metric WHERE {
@@ -27,7 +27,7 @@ class Reading:
 
 
 def problem(reading: Reading) -> str | None:
-    """Why a result's value is impossible, or None (kg.graph.results.impossible, the rule leaderboards follow)."""
+    """Why a result's value is impossible, or None (kg.text.measures.impossible, the rule leaderboards follow)."""
     return impossible(reading.kind, reading.value, reading.unit, reading.metric)
 
 
