@@ -86,7 +86,7 @@ def iter_blocks(resolution: Resolution) -> Iterator[tuple[Iri, Block]]:
     orphans: dict[Iri, Block] = {}  # sentences of relations whose paper is not in the resolution
     for spans in cited.values():
         for evidence in spans.values():
-            merge(orphans, *sentence_block(iris, abstracts, evidence))
+            add_sentence(orphans, iris, abstracts, evidence)
     yield from sorted(orphans.items())
 
 
@@ -117,14 +117,14 @@ def paper_scope(iris: Iris, tables: Tables, paper: Paper, abstracts: dict[str, s
             add(statement_data, prov.wasDerivedFrom, mention)
             merge(scope, mention, mention_block(iris, mention, entity, evidence))
             if evidence.sentence_end > evidence.sentence_start:
-                merge(scope, *sentence_block(iris, abstracts, evidence))
+                add_sentence(scope, iris, abstracts, evidence)
         scope[statement] = statement_data
     for evidence in cited.values():
-        merge(scope, *sentence_block(iris, abstracts, evidence))
+        add_sentence(scope, iris, abstracts, evidence)
     for result in results:
         merge(scope, *result_scope(iris, tables, result))
         if result.sentence_end > result.sentence_start:
-            merge(scope, *sentence_block(iris, abstracts, evidence_of_result(result)))
+            add_sentence(scope, iris, abstracts, evidence_of_result(result))
     yield subject, block
     yield from sorted(scope.items())
 
@@ -211,6 +211,12 @@ def mention_block(iris: Iris, mention: Iri, entity: Iri, evidence: Evidence) -> 
     if evidence.sentence_end > evidence.sentence_start:
         block[nif.sentence] = [iris.sentence(evidence.paper_id, evidence.sentence_start, evidence.sentence_end)]
     return block
+
+
+def add_sentence(scope: dict[Iri, Block], iris: Iris, abstracts: dict[str, str], evidence: Evidence) -> None:
+    """The evidence's sentence in `scope`, its block made once however many mentions and results it holds."""
+    if iris.sentence(evidence.paper_id, evidence.sentence_start, evidence.sentence_end) not in scope:
+        merge(scope, *sentence_block(iris, abstracts, evidence))
 
 
 def sentence_block(iris: Iris, abstracts: dict[str, str], evidence: Evidence) -> tuple[Iri, Block]:

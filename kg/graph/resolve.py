@@ -186,8 +186,9 @@ def resolve(
                                    bound_pairs(clean, corpus.texts))
     resolver = Resolver(definitions, knowledge, corpus.texts, coined_acronyms(clean, corpus.texts))
     by_key = key_mentions(clean, resolver)
-    groups, members = merge_variants(by_key, resolver, sentence_initial(by_key, corpus.texts))
-    words = ordinary_words(by_key, knowledge)
+    initial = sentence_initial(by_key, corpus.texts)
+    groups, members = merge_variants(by_key, resolver, initial)
+    words = ordinary_words(by_key, knowledge, initial)
     groups = {k: g for k, g in groups.items() if k and not set(members[k]) & knowledge.generic
               and not adjectives_only(g, members[k], knowledge)
               and not (set(members[k]) <= words and concept_type(g) in NAMED_TYPES)}
@@ -245,14 +246,14 @@ def key_mentions(mentions: list[Mention], resolver: Resolver) -> dict[str, list[
     return by_key
 
 
-def ordinary_words(by_key: dict[str, list[Mention]], knowledge: Knowledge) -> set[str]:
+def ordinary_words(by_key: dict[str, list[Mention]], knowledge: Knowledge,
+                   initial: set[tuple[str, str, str]] = frozenset()) -> set[str]:
     """Keys written only as an ordinary lower-case word spelled like one of the corpus's acronyms (`clip` beside
-    CLIP: `variants.word_twins`), unless the gazetteer knows them; as a model or dataset they name nothing."""
+    CLIP: `variants.word_twins`), unless the gazetteer knows them; as a model or dataset they name nothing.
+    `initial` forms (`sentence_initial`: `Clip` opening a sentence) count in lower case."""
     acronyms = {m.name for g in by_key.values() for m in g if acronym_key(m.name)}
-    def form(m: Mention) -> str:  # `Clip` opening a sentence is the word; `ZoRB` there is still written so
-        opening = m.start == m.sentence_start and m.name[1:] == m.name[1:].lower()
-        return m.name.lower() if opening else m.name
-    forms = {k: {form(m) for m in g} for k, g in by_key.items() if k not in knowledge.names and k not in knowledge.canonical}
+    forms = {k: {m.name.lower() if (k, m.paper_id, m.name) in initial else m.name for m in g}
+             for k, g in by_key.items() if k not in knowledge.names and k not in knowledge.canonical}
     return word_twins(forms, acronyms)
 
 
