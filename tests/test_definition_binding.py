@@ -211,6 +211,16 @@ def test_lint_counts_a_definition_on_two_nodes_not_a_look_alike(abstract, entiti
     assert bool(split_definitions(graph, listed)) is split
 
 
+@pytest.mark.parametrize(("label", "alias", "collision"), [
+    ("ZORB", "zorb", True), ("ZORB", "zorbs", True), ("ZoRB", "zorb", True),  # CLIP and clips, LoRA and lora: a word
+    ("ZorbNet", "zorbnet", False), ("ZorbNet", "zorbnets", False),  # ResNet written resnet: the name's spelling
+])
+def test_lint_counts_an_ordinary_word_under_a_short_name_but_not_a_compound_names_spelling(label, alias, collision):
+    graph = lint_graph("We use it here.", {"model:z": (label, (alias,))})
+    listed = [(n, d) for n, d in graph.nodes(data=True) if d.get("kind") == "entity"]
+    assert bool(case_collisions(listed, graph)) is collision
+
+
 @pytest.mark.parametrize(("abstract", "others", "collision"), [
     ("We use the zorbic quux unit (ZeQu) here.", {"ZeQu"}, False),  # the paper defines that spelling as the name
     ("We send ZeQu packets here.", {"ZeQu"}, True),  # LoRa under LoRA: known as another name

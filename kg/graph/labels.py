@@ -115,7 +115,10 @@ def choose_label(forms: Counter, papers: Counter, proper: bool = False, known: s
     spelled-out form, since an acronym means different things in different fields. `proper` (dataset
     names): on ties the capitalised form, and no lower-casing of a sentence-initial capital. `descriptive` (a
     method, task or metric no paper proposes): the same words with fewer capitals, when a paper writes them so
-    (`topological data analysis` over the `Topological Data Analysis` a definition writes)."""
+    (`topological data analysis` over the `Topological Data Analysis` a definition writes). A concept the
+    gazetteer knows (`known`) takes the gazetteer's name: the list's canonical spelling, chosen once for it."""
+    if known:
+        return known  # `machine unlearning` for the `unlearning` most write, `area under the ROC curve` for `AUC`
     pools: dict[str, list[str]] = defaultdict(list)
     for form in sorted(set(forms) | set(papers)):  # papers may name defined long forms never written here
         pools[match_key(form)].append(form)
@@ -137,18 +140,9 @@ def choose_label(forms: Counter, papers: Counter, proper: bool = False, known: s
         return lowered if lowered in members and 2 * papers[lowered] >= papers[best] and not proper else best
 
     best = pick(sorted(set(pools) - described(pools)) or sorted(pools))
-    known_key = match_key(known) if known else None
-    known_short = bool(known) and not re.search(r"[a-z]{3}", known)  # CLIP, FLOPs, ViT, MS COCO; not ImageNet
     spelled = [k for k in sorted(pools) if any(re.search(r"[a-z][ -]+[A-Za-z]", f) for f in pools[k])]
-    if known_key in pools and (known_short or known_key == match_key(best) or SPELLED_ACRONYM.fullmatch(best)):
-        best = pick([known_key])  # the gazetteer's short name, or its long form for an acronym
-    elif SPELLED_ACRONYM.fullmatch(best) and spelled and not known_short and (
-            known or not short_preferred(pools, best, spelled, papers)):
+    if SPELLED_ACRONYM.fullmatch(best) and spelled and not short_preferred(pools, best, spelled, papers):
         best = pick(spelled)
-    if known and (known in pools.get(match_key(best), ()) or known.lower() == best.lower()
-                  or proper and match_key(known) == match_key(best)):
-        return known  # the gazetteer's spelling of the name papers write in any case (`area under the ROC curve` for
-        # `Area Under the ROC Curve`), for a dataset in any number too (Amazon Reviews)
     return best
 
 

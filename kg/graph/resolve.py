@@ -64,9 +64,10 @@ class Resolver:
         else the reading whose concept has the mention's type when its usual reading has another (`typed_reading`)."""
         key = self.key(name, paper)
         default = self.expand(paper, key)
-        readings = {k: n for k, n in self.readings.get(key, {}).items() if n >= 2 or k in self.knowledge.types}
+        readings = {k: n for k, n in self.readings.get(key, {}).items()
+                    if n >= 2 or k in self.knowledge.types or self.written(k, paper)}
         if (paper, key) in self.definitions.local or (paper, key) in self.coins or len(readings) < 2:
-            return default  # a reading one paper gives, unknown to the gazetteer, is too weak to split on
+            return default  # a reading one paper gives, unknown to the gazetteer and unwritten here, is too weak
         text = self.context.texts.get(paper)
         if span and text and measured_here(text, *span) and any(type_of(k) == "metric" for k in readings):
             return typed_reading(readings, default, "metric", type_of)
@@ -75,6 +76,11 @@ class Resolver:
         if chosen:
             return chosen
         return typed_reading(readings, default, mention_type, type_of)
+
+    def written(self, concept: str, paper: str) -> bool:
+        """Whether the paper's abstract writes one of the concept's long forms (its own words name the reading)."""
+        flat = self.context.flat(paper)
+        return any(long in flat for long in {*self.long_keys.get(concept, ()), concept})
 
     def known(self, key: str) -> str:
         """The gazetteer's canonical key for a key, else the key."""
@@ -188,7 +194,7 @@ def resolve(
     by_key = key_mentions(clean, resolver)
     initial = sentence_initial(by_key, corpus.texts)
     groups, members = merge_variants(by_key, resolver, initial)
-    words = ordinary_words(by_key, knowledge, initial)
+    words = ordinary_words(by_key, knowledge)
     groups = {k: g for k, g in groups.items() if k and not set(members[k]) & knowledge.generic
               and not adjectives_only(g, members[k], knowledge)
               and not (set(members[k]) <= words and concept_type(g) in NAMED_TYPES)}
@@ -246,13 +252,13 @@ def key_mentions(mentions: list[Mention], resolver: Resolver) -> dict[str, list[
     return by_key
 
 
-def ordinary_words(by_key: dict[str, list[Mention]], knowledge: Knowledge,
-                   initial: set[tuple[str, str, str]] = frozenset()) -> set[str]:
-    """Keys written only as an ordinary lower-case word spelled like one of the corpus's acronyms (`clip` beside
-    CLIP: `variants.word_twins`), unless the gazetteer knows them; as a model or dataset they name nothing.
-    `initial` forms (`sentence_initial`: `Clip` opening a sentence) count in lower case."""
+def ordinary_words(by_key: dict[str, list[Mention]], knowledge: Knowledge) -> set[str]:
+    """Keys written only as an ordinary word spelled like one of the corpus's acronyms (`clip` beside CLIP:
+    `variants.word_twins`), unless the gazetteer knows them; as a model or dataset they name nothing. A form whose
+    only capital opens it counts in lower case wherever it stands (`Clip` opening a sentence, or in a title-cased
+    `Unified Clip-based Event Search`): the acronym is written in capitals."""
     acronyms = {m.name for g in by_key.values() for m in g if acronym_key(m.name)}
-    forms = {k: {m.name.lower() if (k, m.paper_id, m.name) in initial else m.name for m in g}
+    forms = {k: {m.name.lower() if m.name[1:].islower() else m.name for m in g}
              for k, g in by_key.items() if k not in knowledge.names and k not in knowledge.canonical}
     return word_twins(forms, acronyms)
 
