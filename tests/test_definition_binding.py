@@ -213,7 +213,8 @@ def test_lint_counts_a_definition_on_two_nodes_not_a_look_alike(abstract, entiti
 
 @pytest.mark.parametrize(("label", "alias", "collision"), [
     ("ZORB", "zorb", True), ("ZORB", "zorbs", True), ("ZoRB", "zorb", True),  # CLIP and clips, LoRA and lora: a word
-    ("ZorbNet", "zorbnet", False), ("ZorbNet", "zorbnets", False),  # ResNet written resnet: the name's spelling
+    ("ZoVe", "zove", True),  # GloVe and glove: two capitalised parts, still a word
+    ("ZorNet", "zornet", False), ("ZorNet", "zornets", False),  # ResNet written resnet: the name's spelling
 ])
 def test_lint_counts_an_ordinary_word_under_a_short_name_but_not_a_compound_names_spelling(label, alias, collision):
     graph = lint_graph("We use it here.", {"model:z": (label, (alias,))})

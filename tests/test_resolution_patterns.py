@@ -144,6 +144,8 @@ def test_a_long_form_written_only_inside_a_longer_one_does_not_support_its_readi
 @pytest.mark.parametrize(("abstract", "reading"), [
     ("Binary zorb nets are cheap; we study why BZNs work.", "binary zorb net"),  # the abstract writes one paper's reading
     ("We study why BZNs work on small devices.", "Bayesian zorb net"),  # no words of its own: the gazetteer's reading
+    ("Our inputs are binary zorb. Nets of BZNs fail.", "Bayesian zorb net"),  # the words across a sentence's end
+    ("Subinary zorb nets of BZNs fail.", "Bayesian zorb net"),  # inside another word
 ])
 def test_one_papers_reading_of_an_acronym_holds_where_an_abstract_writes_its_long_form(abstract, reading):
     from kg.graph.knowledge import build_knowledge

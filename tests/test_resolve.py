@@ -5,7 +5,7 @@ import pytest
 
 from kg.graph.resolve import resolve
 from kg.text.keys import normal_form
-from kg.types import Mention
+from kg.types import Mention, Paper
 
 
 def mention(paper: str, text: str, entity_type: str = "model", role: str = "used") -> Mention:
@@ -181,12 +181,25 @@ def test_an_all_capital_name_never_takes_the_ordinary_lower_case_word(acronym, w
     assert joined is (word != word.lower() or word == "qrt")  # `Zorb` capitalised joins; `qrt` reads as no word
 
 
+@pytest.mark.parametrize(("sentence", "kept"), [
+    ("We built A Unified Zorb-based Search Engine.", False),  # a title's capital: the word `zorb`
+    ("We fine-tune Zorb on the data.", True),  # a capital inside running text: a name (Phi beside PHI)
+])
+def test_a_capitalised_word_spelled_like_an_acronym_is_the_word_only_where_its_capital_says_nothing(sentence, kept):
+    papers = [Paper("p1", "We use ZORB."), Paper("p2", "ZORB helps."), Paper("p3", "A zorb."), Paper("p5", sentence)]
+    mentions = []
+    for paper, name in zip(papers, ("ZORB", "ZORB", "zorb", "Zorb")):
+        start = paper.abstract.index(name)
+        mentions.append(Mention(paper.id, start, start + len(name), name, "model", name=name))
+    _, links, _ = resolve(mentions, papers=papers)
+    assert any(link.paper_id == "p5" for link in links) is kept
+
+
 @pytest.mark.parametrize(("entity_type", "kept"), [("model", False), ("dataset", False), ("task", True)])
 def test_an_ordinary_word_kept_apart_from_an_acronym_names_no_model_or_dataset(entity_type, kept):
-    titled = Mention("p5", 10, 14, "Zorb", entity_type, name="Zorb")  # `A Unified Zorb-based Engine`: the word, titled
     entities, links, _ = resolve([mention("p1", "ZORB"), mention("p2", "ZORB"), mention("p3", "zorbs", entity_type),
-                                  mention("p4", "zorb", entity_type), titled])
-    words = [link for link in links if link.paper_id in ("p3", "p4", "p5")]
+                                  mention("p4", "zorb", entity_type)])
+    words = [link for link in links if link.paper_id in ("p3", "p4")]
     assert [e.label for e in entities if e.label == "ZORB"] == ["ZORB"] and bool(words) is kept
 
 

@@ -27,6 +27,20 @@ def squashed(text: str) -> str:
     return re.sub(r"[^0-9a-z]+", "", text.lower())
 
 
+SENTENCE = re.compile(r"(?<=[.!?;])\s+")
+
+
+def sentence_words(sentence: str) -> tuple[str, frozenset[int], frozenset[int]]:
+    """A lower-cased sentence squashed like a key, with the offsets where its words start and end there."""
+    words = re.findall(r"[0-9a-z]+", sentence)
+    starts, ends, at = set(), set(), 0
+    for word in words:
+        starts.add(at)
+        at += len(word)
+        ends.add(at)
+    return "".join(words), frozenset(starts), frozenset(ends)
+
+
 class Context:
     """The abstracts' words, to read acronyms by."""
 
@@ -36,6 +50,7 @@ class Context:
         self._squashed: dict[str, str] = {}
         self._shares: dict[tuple[str, ...], Counter] = {}  # defining papers -> how many of them have each word
         self._distinct: dict[tuple[str, ...], list[str]] = {}  # defining papers -> one per distinct abstract
+        self._sentences: dict[str, list[tuple[str, frozenset[int], frozenset[int]]]] = {}  # see `writes`
 
     def words(self, paper: str) -> frozenset[str]:
         """The distinct words of a paper's abstract."""
@@ -48,6 +63,20 @@ class Context:
         if paper not in self._squashed:
             self._squashed[paper] = squashed(self.texts.get(paper, ""))
         return self._squashed[paper]
+
+    def writes(self, paper: str, key: str) -> bool:
+        """Whether a sentence of the paper writes the key's words whole (`binary neural networks` for
+        `binaryneuralnetwork`; not `zorb. Attention` for `zorbattention`, nor `subinary neural` for it)."""
+        if paper not in self._sentences:
+            self._sentences[paper] = [sentence_words(s) for s in SENTENCE.split(self.texts.get(paper, "").lower())]
+        for flat, starts, ends in self._sentences[paper]:
+            at = flat.find(key)
+            while at >= 0:
+                end = at + len(key)
+                if at in starts and (end in ends or end + 1 in ends and flat[end] == "s"):
+                    return True
+                at = flat.find(key, at + 1)
+        return False
 
     @cached_property
     def frequency(self) -> Counter:

@@ -4,7 +4,7 @@ One entity per concept: a mention's written form is repaired or dropped (`labels
 (`kg.text.keys.surface_key`: acronyms keep their case), read through the paper's own acronym definitions,
 the gazetteer's aliases and the corpus's agreed definitions (`acronyms`), then keys naming one concept
 are merged (`variants`). Generic names (`ontology/generic-terms.jsonl`) are not entities. The label is
-the form most papers write (`labels.choose_label`) and the id `<type>:<slug of the label>`, a function of the
+the gazetteer's name for a concept it knows, else the form most papers write (`labels.choose_label`), and the id `<type>:<slug of the label>`, a function of the
 concept alone (`ids`).
 """
 from __future__ import annotations
@@ -64,9 +64,11 @@ class Resolver:
         else the reading whose concept has the mention's type when its usual reading has another (`typed_reading`)."""
         key = self.key(name, paper)
         default = self.expand(paper, key)
+        if (paper, key) in self.definitions.local or (paper, key) in self.coins:
+            return default
         readings = {k: n for k, n in self.readings.get(key, {}).items()
                     if n >= 2 or k in self.knowledge.types or self.written(k, paper)}
-        if (paper, key) in self.definitions.local or (paper, key) in self.coins or len(readings) < 2:
+        if len(readings) < 2:
             return default  # a reading one paper gives, unknown to the gazetteer and unwritten here, is too weak
         text = self.context.texts.get(paper)
         if span and text and measured_here(text, *span) and any(type_of(k) == "metric" for k in readings):
@@ -78,9 +80,8 @@ class Resolver:
         return typed_reading(readings, default, mention_type, type_of)
 
     def written(self, concept: str, paper: str) -> bool:
-        """Whether the paper's abstract writes one of the concept's long forms (its own words name the reading)."""
-        flat = self.context.flat(paper)
-        return any(long in flat for long in {*self.long_keys.get(concept, ()), concept})
+        """Whether a sentence of the paper writes one of the concept's long forms whole (its words name the reading)."""
+        return any(self.context.writes(paper, long) for long in sorted({*self.long_keys.get(concept, ()), concept}))
 
     def known(self, key: str) -> str:
         """The gazetteer's canonical key for a key, else the key."""
@@ -194,7 +195,7 @@ def resolve(
     by_key = key_mentions(clean, resolver)
     initial = sentence_initial(by_key, corpus.texts)
     groups, members = merge_variants(by_key, resolver, initial)
-    words = ordinary_words(by_key, knowledge)
+    words = ordinary_words(by_key, knowledge, corpus.texts)
     groups = {k: g for k, g in groups.items() if k and not set(members[k]) & knowledge.generic
               and not adjectives_only(g, members[k], knowledge)
               and not (set(members[k]) <= words and concept_type(g) in NAMED_TYPES)}
@@ -252,15 +253,33 @@ def key_mentions(mentions: list[Mention], resolver: Resolver) -> dict[str, list[
     return by_key
 
 
-def ordinary_words(by_key: dict[str, list[Mention]], knowledge: Knowledge) -> set[str]:
+def ordinary_words(by_key: dict[str, list[Mention]], knowledge: Knowledge, texts: dict[str, str]) -> set[str]:
     """Keys written only as an ordinary word spelled like one of the corpus's acronyms (`clip` beside CLIP:
     `variants.word_twins`), unless the gazetteer knows them; as a model or dataset they name nothing. A form whose
-    only capital opens it counts in lower case wherever it stands (`Clip` opening a sentence, or in a title-cased
-    `Unified Clip-based Event Search`): the acronym is written in capitals."""
+    only capital opens it counts in lower case where the capital says nothing: opening a sentence, or in a run of
+    title-cased words (`a Unified Clip-based Event Search Engine`); `we fine-tune Phi` keeps its name."""
     acronyms = {m.name for g in by_key.values() for m in g if acronym_key(m.name)}
-    forms = {k: {m.name.lower() if m.name[1:].islower() else m.name for m in g}
+    forms = {k: {m.name.lower() if m.name[1:].islower() and capital_says_nothing(m, texts) else m.name for m in g}
              for k, g in by_key.items() if k not in knowledge.names and k not in knowledge.canonical}
     return word_twins(forms, acronyms)
+
+
+WORD = re.compile(r"[A-Za-z][\w'-]*|[.!?]")
+LINKING = frozenset("a an and as at by for from in of on or the to via with &".split())
+
+
+def capital_says_nothing(mention: Mention, texts: dict[str, str]) -> bool:
+    """Whether a capitalised mention opens its sentence or stands between capitalised words (a title's case:
+    `A Unified Clip-based Event Search`; linking words such as `and`, `of` skipped; `Llama and Phi` is a list)."""
+    if mention.start == mention.sentence_start:
+        return True
+    text, opening = texts.get(mention.paper_id, ""), max(mention.sentence_start, mention.start - 60)
+    before = [w for i, w in enumerate(WORD.findall(text[opening:mention.start]))  # a sentence's first word: no title
+              if w.lower() not in LINKING and not (i == 0 and opening == mention.sentence_start)]
+    after = [w for w in WORD.findall(text[mention.end:mention.end + 60]) if w.lower() not in LINKING]
+    if text[mention.end:mention.end + 1] == "-":  # `Clip-based`: the word after the hyphenated one
+        after = after[1:]
+    return all(words and words[0][:1].isupper() for words in (before[-1:], after[:1]))
 
 
 def adjectives_only(group: list[Mention], members: list[str], knowledge: Knowledge) -> bool:
@@ -346,7 +365,7 @@ def make_entities(groups: dict[str, list[Mention]], members: dict[str, list[str]
                   texts: dict[str, str]) -> tuple[list[Entity], dict[str, str]]:
     """One entity per group: its concept type, canonical label and id (`ids.entity_ids`: from the concept, not
     from its rank). The label candidates are the written forms and the long forms papers define the group's
-    acronyms by; the gazetteer's name is preferred among them."""
+    acronyms by, or the gazetteer's name for a concept it knows."""
     knowledge, spelled = resolver.knowledge, resolver.definitions.spelled
     concepts, rows = [], []
     for key in sorted(groups):

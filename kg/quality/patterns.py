@@ -22,7 +22,7 @@ from kg.quality.trust import Node, known_of
 COINAGES = 3  # proposed by this many papers: several things under one name, unless well known
 KIND_PROPOSALS = 2  # a lower-case phrase this many papers propose is a kind, not a contribution
 TASK_HEAD = re.compile(r"(?:ing|tion|sion|ment)$")  # answering, classification: the head of a task phrase
-CAMEL = re.compile(r"(?:[A-Z][a-z]+){2,}")  # ResNet, DenseNet: two capitalised parts, lower-cased only a spelling
+NET_NAME = re.compile(r"[A-Z][a-z]+Net")  # ResNet, DenseNet: `resnet` is how the name is typed, no English word
 GENERAL = re.compile(r"(?<=[@-])[kn]$|(?<=@)[kn]\b")  # pass@k, top-k: the general form of pass@1, top-1
 
 
@@ -33,8 +33,8 @@ def plural_of(form: str, label: str) -> bool:
 
 def case_collisions(nodes: Iterable[Node], graph: nx.Graph | None = None, others: Collection[str] = ()) -> list[str]:
     """An all-capital or mixed-case short name with an alias that is an ordinary lower-case word of its letters
-    (`clip`, `clips` under CLIP; `resnet` under ResNet, two capitalised parts, is a spelling) or a differently cased form the gazetteer knows names something else (`others`:
-    LoRa under LoRA), unless a paper linked to the entity defines that spelling as one of its names; another case
+    (`clip`, `clips` under CLIP, `glove` under GloVe; not `resnet` under ResNet) or a differently cased form the
+    gazetteer knows names something else (`others`: LoRa under LoRA), unless a paper linked to the entity defines that spelling as one of its names; another case
     alone is a spelling of the name (ReLu under ReLU)."""
     found = []
     for node, data in nodes:
@@ -45,7 +45,7 @@ def case_collisions(nodes: Iterable[Node], graph: nx.Graph | None = None, others
             bare = alias[:-1] if alias.endswith("s") and alias[:-1].lower() == label.lower() else alias
             if bare.lower() != label.lower() or plural_of(alias, label) or bare == label:
                 continue
-            word = bare == bare.lower() and re.search(r"[aeiouy]", bare) and not CAMEL.fullmatch(label)
+            word = bare == bare.lower() and re.search(r"[aeiouy]", bare) and not NET_NAME.fullmatch(label)
             other_case = bare in others and acronym_key(label) is not None  # LoRa/LoRA; not HotPotQA
             if other_case and graph is not None and defined_by_paper(graph, node, data, alias):
                 continue
