@@ -136,6 +136,16 @@ def test_labels_are_repaired(name, label):
     assert labels(entities) == {label}
 
 
+@pytest.mark.parametrize(("name", "kept"), [
+    ("novel zorb detector", False), ("competitive zorb accuracy", False),  # an evaluative opener: no name
+    ("novel view zorbing", True), ("novel-view zorbing", True), ("novel class zorbing", True),  # novel view synthesis
+    ("competitive programming zorbs", True), ("competitive ratio", True),  # terms the adjective is part of
+])
+def test_an_evaluative_opener_drops_a_span_but_not_a_term_it_is_part_of(name, kept):
+    entities, _, _ = resolve([mention("p1", name, "task")])
+    assert bool(entities) is kept
+
+
 @pytest.mark.parametrize("name", ["Zorp (ZP), and Common Glorps in Context", "ZP, IMDz), glorp classification",
                                   "Zorblat 2016", "Zorblat and Quux (2019)", "Zorblat et al. 2021",
                                   "Glorp(GL", "d^2) per zorp instead of O", "glorp, we propose zorp", "&amp;}",

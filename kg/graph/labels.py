@@ -25,8 +25,10 @@ EDGE_JUNK = " \t,;:.\"'`*-/{}\u201c\u201d\u2018\u2019\u00ab\u00bb"
 DEBRIS = re.compile(r"[{}_\\$^;<>|=≤≥∈√∑~\"]|(?<![A-Z])&|&(?![A-Z])")
 LIST_COMMA = re.compile(r",(?!\d)|(?<!\d),")  # a comma outside a number such as 1,000
 PRONOUN = re.compile(r"\b(?:we|our|us|this paper|in this work)\b")
-EVALUATIVE = re.compile(r"^(?:good|better|improved|novel|superior|excellent|remarkable|poor|competitive|"
-                        r"promising|impressive|significant|strong|stronger|new|existing|proposed)\b", re.I)
+EVALUATIVE = re.compile(r"^(?:good|better|improved|novel(?![ -]view|[ -]class)|superior|excellent|remarkable|poor|"
+                        r"competitive(?! programming| ratio| analysis)|promising|impressive|significant|strong|"
+                        r"stronger|new|existing|proposed)\b", re.I)  # not the terms: novel view synthesis, novel class
+# discovery, competitive programming / ratio / analysis
 DANGLING = re.compile(r"\s(?:of|for|in|on|with|from|under|over|to|by|and|or|the|a|an|via|between|than)$", re.I)
 CITATION = re.compile(r"^[A-Z][a-z]+(?:(?: and| &) [A-Z][a-z]+| et al\.?)? \(?(?:19|20)\d\d[a-z]?\)?$")  # McCallum 2016
 BRACKETS = ("()", "[]", "{}")
