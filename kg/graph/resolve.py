@@ -4,8 +4,8 @@ One entity per concept: a mention's written form is repaired or dropped (`labels
 (`kg.text.keys.surface_key`: acronyms keep their case), read through the paper's own acronym definitions,
 the gazetteer's aliases and the corpus's agreed definitions (`acronyms`), then keys naming one concept
 are merged (`variants`). Generic names (`ontology/generic-terms.jsonl`) are not entities. The label is
-the gazetteer's name for a concept it knows, else the form most papers write (`labels.choose_label`), and the id `<type>:<slug of the label>`, a function of the
-concept alone (`ids`).
+the gazetteer's name for a concept it knows, else the form most papers write (`labels.choose_label`), and the id
+`<type>:<slug of the label>`, a function of the concept alone (`ids`).
 """
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ class Resolver:
 
     def written(self, concept: str, paper: str) -> bool:
         """Whether a sentence of the paper writes one of the concept's long forms whole (its words name the reading)."""
-        return any(self.context.writes(paper, long) for long in sorted({*self.long_keys.get(concept, ()), concept}))
+        return any(self.context.writes(paper, long) for long in {*self.long_keys.get(concept, ()), concept})
 
     def known(self, key: str) -> str:
         """The gazetteer's canonical key for a key, else the key."""

@@ -34,8 +34,8 @@ def plural_of(form: str, label: str) -> bool:
 def case_collisions(nodes: Iterable[Node], graph: nx.Graph | None = None, others: Collection[str] = ()) -> list[str]:
     """An all-capital or mixed-case short name with an alias that is an ordinary lower-case word of its letters
     (`clip`, `clips` under CLIP, `glove` under GloVe; not `resnet` under ResNet) or a differently cased form the
-    gazetteer knows names something else (`others`: LoRa under LoRA), unless a paper linked to the entity defines that spelling as one of its names; another case
-    alone is a spelling of the name (ReLu under ReLU)."""
+    gazetteer knows names something else (`others`: LoRa under LoRA), unless a paper linked to the entity defines
+    that spelling as one of its names; another case alone is a spelling of the name (ReLu under ReLU)."""
     found = []
     for node, data in nodes:
         label = data["label"]
