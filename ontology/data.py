@@ -28,8 +28,9 @@ def read_jsonl(folder, name: str) -> list[dict]:
 def gazetteer_entries(package: str = PACKAGE) -> tuple[dict, ...]:
     """Every gazetteer entry: {"name", "type", "aliases"} and optionally "same" (aliases that are the concept itself
     although they extend its name: ImageNet-1K; other extending aliases are variants, ResNet-50), "other" (forms
-    written like the name, another case, that name something else: LoRa, the radio protocol, for LoRA) and "year"
-    (when it was introduced), file by
+    written like the name, another case, that name something else: LoRa, the radio protocol, for LoRA), "year"
+    (when it was introduced) and "sense" ({"written": forms, "beside": names}: the forms, written alike another
+    entry's, name this entry in an abstract that also names one of `beside`: Pubmed beside Cora), file by
     file in name order (do not modify them); a year that is not an integer from 1900 to 2100 is an error."""
     folder = resources.files(package).joinpath("gazetteer")
     names = sorted(item.name for item in folder.iterdir() if item.name.endswith(".jsonl"))

@@ -86,6 +86,60 @@ def test_an_alias_extending_the_name_is_the_concept_only_when_the_gazetteer_says
     assert (knowledge.key_of(surface_key("Zorbset-9K")) == surface_key("Zorbset")) is joined
 
 
+@pytest.mark.parametrize(("abstract", "label"), [
+    ("Multilayer quantized neural networks are cheap. These QNNs are fast.", "quantized neural network"),
+    ("These QNNs are fast.", "quiet neural network"),  # no phrase with its initials: the corpus's reading
+    ("Quantized neural networks and queued neural nets differ. QNNs are fast.", "quiet neural network"),  # two
+    ("Quantized neural networks beat the quiet neural network. QNNs are fast.", "quiet neural network"),  # both
+    ("We train quantized neural networks. QNN is fast.", "quiet neural network"),  # another type (dataset)
+])
+def test_an_undefined_acronym_is_the_phrase_of_its_type_its_abstract_writes_with_its_initials(abstract, label):
+    papers = [Paper("p1", "We study the quiet neural network (QNN)."), Paper("p2", abstract)]
+    phrases = [p for p in ("quantized neural networks", "Quantized neural networks", "queued neural nets",
+                           "quiet neural network") if p in abstract]
+    short = "QNN" if " QNN " in abstract else "QNNs"
+    first = papers[0].abstract
+    mentions = [at("p1", first, "quiet neural network", "model"), at("p1", first, "QNN", "model"),
+                at("p2", abstract, short, "dataset" if short == "QNN" else "model"),
+                *(at("p2", abstract, phrase, "model") for phrase in phrases)]
+    entities, links, _ = resolve(mentions, [("p1", "QNN", "quiet neural network")], papers=papers)
+    qnn = next(link for link in links if link.paper_id == "p2" and any(m.name == short for m in link.mentions))
+    assert next(e.label for e in entities if e.id == qnn.entity_id) == label
+
+
+def test_an_undefined_acronym_the_gazetteer_knows_keeps_its_reading_beside_a_phrase_with_its_initials():
+    from kg.graph.knowledge import build_knowledge
+
+    knowledge = build_knowledge([{"name": "quiet neural network", "type": "model", "aliases": ["QNN"]}], [],
+                                surface_key)
+    abstract = "Multilayer quantized neural networks are cheap. Unlike them, QNNs are fast."
+    mentions = [at("p2", abstract, "QNNs", "model"), at("p2", abstract, "quantized neural networks", "model")]
+    entities, links, _ = resolve(mentions, knowledge=knowledge, papers=[Paper("p2", abstract)])
+    qnn = next(link for link in links if any(m.name == "QNNs" for m in link.mentions))
+    assert next(e.label for e in entities if e.id == qnn.entity_id) == "quiet neural network"  # RL beside
+    # `representation learning`, PPO beside `process parameter optimization`: well-known readings stand
+
+
+SENSES = [{"name": "Zorbmed", "type": "dataset", "aliases": []},
+          {"name": "Zorbmed citation network", "type": "dataset", "aliases": [],
+           "sense": {"written": ["Zorbmed"], "beside": ["Quorra", "Blimseer"]}}]
+
+
+@pytest.mark.parametrize(("abstract", "label"), [
+    ("We search Zorbmed for articles on prion disease.", "Zorbmed"),
+    ("Node classification on Quorra, Blimseer and Zorbmed improves.", "Zorbmed citation network"),
+    ("Node classification on Quorraland and Zorbmed improves.", "Zorbmed"),  # a name inside a word: not beside
+])
+def test_a_form_two_entries_write_alike_names_the_one_whose_company_the_abstract_keeps(abstract, label):
+    from kg.graph.knowledge import build_knowledge
+
+    knowledge = build_knowledge(SENSES, [], surface_key)
+    papers = [Paper("p1", "Zorbmed holds articles."), Paper("p2", abstract)]
+    mentions = [at("p1", papers[0].abstract, "Zorbmed", "dataset"), at("p2", abstract, "Zorbmed", "dataset")]
+    entities, links, _ = resolve(mentions, knowledge=knowledge, papers=papers)
+    assert entity_of(links, "p2", entities, label) and entity_of(links, "p1", entities, "Zorbmed")
+
+
 QUUX = ("The quux process QP is a prior over partitions for nonparametric mixture clustering with atoms.",
         "We sample the quux process QP, a nonparametric prior over partitions of atoms, for mixture clustering.")
 PRIVACY = ("Quantum privacy QP protects records of users in federated hospital databases from attackers.",

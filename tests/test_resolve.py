@@ -205,6 +205,19 @@ def test_a_capitalised_word_spelled_like_an_acronym_is_the_word_only_where_its_c
     assert any(link.paper_id == "p5" for link in links) is kept
 
 
+@pytest.mark.parametrize(("lower_papers", "kept"), [(2, False), (1, True)])
+def test_a_capitalised_word_is_the_word_where_most_papers_write_it_in_lower_case(lower_papers, kept):
+    papers = [Paper("p1", "We use ZORB."), Paper("p2", "ZORB helps."), Paper("p3", "On zorb tasks."),
+              Paper("p4", "On zorb and code."), Paper("p5", "Two families, Zorb and General domains.")]
+    chosen = papers[:2 + lower_papers] + papers[4:]
+    mentions = []
+    for paper, name in zip(chosen, ("ZORB", "ZORB", "zorb", "zorb")[:2 + lower_papers] + ("Zorb",)):
+        start = paper.abstract.index(name)
+        mentions.append(Mention(paper.id, start, start + len(name), name, "dataset", name=name))
+    _, links, _ = resolve(mentions, papers=papers)
+    assert any(link.paper_id == "p5" for link in links) is kept  # one lower-case paper of two: a name, as written
+
+
 @pytest.mark.parametrize(("entity_type", "kept"), [("model", False), ("dataset", False), ("task", True)])
 def test_an_ordinary_word_kept_apart_from_an_acronym_names_no_model_or_dataset(entity_type, kept):
     entities, links, _ = resolve([mention("p1", "ZORB"), mention("p2", "ZORB"), mention("p3", "zorbs", entity_type),

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, Iterable
 
+from kg.graph.context import squashed
 from kg.ontology.data import gazetteer_entries, generic_entries
 
 
@@ -22,6 +23,7 @@ class Knowledge:
     others: frozenset[str] = frozenset()  # written forms the gazetteer knows name something else (LoRa is not LoRA)
     folded: dict[str, str] = field(default_factory=dict)  # upper-cased acronym key -> the one gazetteer key it folds to
     forms: dict[str, tuple[str, ...]] = field(default_factory=dict)  # canonical key -> its name and the aliases read so
+    senses: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = field(default_factory=dict)  # see `read_senses`
 
     def key_of(self, key: str) -> str:
         """The gazetteer's canonical key for a key, else the key."""
@@ -58,7 +60,22 @@ def build_knowledge(gazetteer: Iterable[dict], generic: Iterable[dict], key: Cal
         forms.setdefault(target, []).extend(a for a in (entry["name"], *entry.get("aliases", ()))
                                             if canonical.get(key(a), key(a)) == target)
     return Knowledge(canonical, frozenset(k for k in generic_keys if k), names, types, years, others,
-                     case_folded({*canonical, *names}), {k: tuple(v) for k, v in forms.items()})
+                     case_folded({*canonical, *names}), {k: tuple(v) for k, v in forms.items()},
+                     read_senses(gazetteer, key))
+
+
+def read_senses(gazetteer: Iterable[dict], key: Callable[[str], str]) -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
+    """Squashed written forms -> (the key of the entry they name, the squashed names beside which they name it), from
+    entries with a `sense` ({"written": [...], "beside": [...]}): `Pubmed` beside Cora or CiteSeer is the citation
+    network, elsewhere the literature database."""
+    senses: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+    for entry in gazetteer:
+        sense = entry.get("sense")
+        if sense:
+            beside = tuple(sorted({squashed(name) for name in sense["beside"]}))
+            for form in sense["written"]:
+                senses.setdefault(squashed(form), []).append((key(entry["name"]), beside))
+    return {form: tuple(found) for form, found in senses.items()}
 
 
 def case_folded(keys: Iterable[str]) -> dict[str, str]:

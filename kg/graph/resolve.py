@@ -12,13 +12,13 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import replace
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
-from kg.graph.acronyms import Definitions, read_definitions, same_meaning
+from kg.graph.acronyms import Definitions, content_words, read_definitions, same_meaning
 from kg.graph.bind import bound_pairs, completed
 from kg.graph.broader import with_broader
 from kg.graph.coinage import MARK, claims, credible, shared, split_coinages
-from kg.graph.context import Context, definers
+from kg.graph.context import Context, definers, squashed
 from kg.graph.concepts import concept_type, defined_votes, known_entry, typed_reading
 from kg.graph.evidence import cleaned, coined_here, measured_here
 from kg.text.keys import acronym_key, display_form, match_key, surface_key
@@ -57,15 +57,25 @@ class Resolver:
                 self.readings[short][self.known(short)] += 1  # the gazetteer's reading
 
     def typed(self, paper: str, name: str, mention_type: str, type_of: Callable[[str], str | None],
-              span: tuple[int, int] | None = None) -> str:
-        """The key of a name as `__call__` reads it, except that a bare acronym the paper does not define, and the
-        corpus or the gazetteer reads several ways, takes a metric reading where the abstract writes it as a measure
-        (at `span`, `evidence.measured_here`), else the reading the abstract's words support (`context`),
-        else the reading whose concept has the mention's type when its usual reading has another (`typed_reading`)."""
+              span: tuple[int, int] | None = None, spelled: Mapping[tuple[str, str], str] | None = None) -> str:
+        """The key of a name as `__call__` reads it, except that a bare acronym the paper does not define is the
+        concept of a name of its type the paper writes with its letters as initials (`spelled`: `Einstein World
+        Models` for EWMs) unless its usual reading is the gazetteer's (RL beside `representation learning`) or the
+        paper writes that reading too, else, where the corpus or the gazetteer reads it several ways, takes a metric reading where the
+        abstract writes it as a measure (at `span`, `evidence.measured_here`), else the reading the abstract's words
+        support (`context`), else the reading whose concept has the mention's type when its usual reading has another
+        (`typed_reading`)."""
         key = self.key(name, paper)
         default = self.expand(paper, key)
         if (paper, key) in self.definitions.local or (paper, key) in self.coins:
             return default
+        if sense := self.sense(paper, name):
+            return sense
+        letters = acronym_letters(name) if spelled else None
+        found = spelled.get((paper, letters)) if spelled and letters else None
+        if found and type_of(found) == mention_type and default not in self.knowledge.names \
+                and not self.written(default, paper):
+            return found
         readings = {k: n for k, n in self.readings.get(key, {}).items()
                     if n >= 2 or k in self.knowledge.types or self.written(k, paper)}
         if len(readings) < 2:
@@ -82,6 +92,14 @@ class Resolver:
     def written(self, concept: str, paper: str) -> bool:
         """Whether a sentence of the paper writes one of the concept's long forms whole (its words name the reading)."""
         return any(self.context.writes(paper, long) for long in {*self.long_keys.get(concept, ()), concept})
+
+    def sense(self, paper: str, name: str) -> str | None:
+        """The gazetteer entry a form names by the names beside it in the abstract (the entry's `sense`): `Pubmed` in
+        an abstract that also names Cora or CiteSeer is the citation network, not the literature database."""
+        for target, beside in self.knowledge.senses.get(squashed(name), ()):
+            if any(self.context.writes(paper, other) for other in beside):
+                return target
+        return None
 
     def known(self, key: str) -> str:
         """The gazetteer's canonical key for a key, else the key."""
@@ -119,7 +137,9 @@ class Resolver:
         return known if initial or known in self.context.flat(paper) else None
 
     def __call__(self, paper: str, name: str) -> str:
-        return self.expand(paper, self.key(name, paper))
+        key = self.key(name, paper)
+        local = (paper, key) in self.definitions.local or (paper, key) in self.coins
+        return self.expand(paper, key) if local else self.sense(paper, name) or self.expand(paper, key)
 
     def key(self, name: str, paper: str = "") -> str:
         """`surface_key`, except that an acronym written in another case than a gazetteer name is that name
@@ -246,21 +266,48 @@ def key_mentions(mentions: list[Mention], resolver: Resolver) -> dict[str, list[
     def type_of(key: str) -> str | None:
         return resolver.knowledge.types.get(key) or types.get(key)
 
+    spelled = phrase_initials(first)
     by_key: dict[str, list[Mention]] = defaultdict(list)
     for mention in mentions:
         span = (mention.start, mention.end)
-        by_key[resolver.typed(mention.paper_id, mention.name, mention.type, type_of, span)].append(mention)
+        by_key[resolver.typed(mention.paper_id, mention.name, mention.type, type_of, span, spelled)].append(mention)
     return by_key
+
+
+def acronym_letters(name: str) -> str | None:
+    """An acronym's letters in lower case, plural dropped (`BNNs`: bnn), else None (digits or no acronym)."""
+    key = acronym_key(name)
+    return key.lower() if key and key.isalpha() else None
+
+
+def phrase_initials(by_key: Mapping[str, list[Mention]]) -> dict[tuple[str, str], str]:
+    """(paper, initials) -> the key of the one concept a paper names by a phrase of two or more words with those
+    initials (`Einstein World Models`: ewm); initials two of its concepts share (self- and semi-supervised
+    learning) read as neither."""
+    found: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for key, group in by_key.items():
+        for mention in group:
+            words = content_words(mention.name)
+            if len(words) > 1 and all(w[:1].isalpha() for w in words) and not any(
+                    acronym_key(word) for word in mention.name.split()):  # `TR representation` spells no TR
+                found[mention.paper_id, "".join(w[0] for w in words)].add(key)
+    return {at: next(iter(keys)) for at, keys in found.items() if len(keys) == 1}
 
 
 def ordinary_words(by_key: dict[str, list[Mention]], knowledge: Knowledge, texts: dict[str, str]) -> set[str]:
     """Keys written only as an ordinary word spelled like one of the corpus's acronyms (`clip` beside CLIP:
     `variants.word_twins`), unless the gazetteer knows them; as a model or dataset they name nothing. A form whose
     only capital opens it counts in lower case where the capital says nothing: opening a sentence, or in a run of
-    title-cased words (`a Unified Clip-based Event Search Engine`); `we fine-tune Phi` keeps its name."""
+    title-cased words (`a Unified Clip-based Event Search Engine`), or anywhere when most of the key's papers write
+    it in lower case (`math` in five papers, `Math and General domains` in a sixth); `we fine-tune Phi` keeps its name."""
     acronyms = {m.name for g in by_key.values() for m in g if acronym_key(m.name)}
-    forms = {k: {m.name.lower() if m.name[1:].islower() and capital_says_nothing(m, texts) else m.name for m in g}
-             for k, g in by_key.items() if k not in knowledge.names and k not in knowledge.canonical}
+    forms = {}
+    for key, group in by_key.items():
+        if key in knowledge.names or key in knowledge.canonical:
+            continue
+        lower = 2 * len({m.paper_id for m in group if m.name.islower()}) > len({m.paper_id for m in group})
+        forms[key] = {m.name.lower() if m.name[1:].islower() and (lower or capital_says_nothing(m, texts)) else m.name
+                      for m in group}
     return word_twins(forms, acronyms)
 
 
