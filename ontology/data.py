@@ -37,6 +37,9 @@ def gazetteer_entries(package: str = PACKAGE) -> tuple[dict, ...]:
     rows = []
     for name in names:
         for number, row in enumerate(read_jsonl(folder, name), 1):
+            sense = row.get("sense")
+            if sense is not None and not (isinstance(sense, dict) and sense.get("written") and sense.get("beside")):
+                raise ValueError(f"gazetteer/{name}:{number}: sense must be {{\"written\": [...], \"beside\": [...]}}")
             year = row.get("year")
             if year is not None and not (isinstance(year, int) and 1900 <= year <= 2100):
                 raise ValueError(f"gazetteer/{name}:{number}: year must be an integer from 1900 to 2100 (got {year!r})")

@@ -65,6 +65,22 @@ def test_the_gazetteer_is_read_once_for_the_extractor_and_the_graph(monkeypatch)
         data.gazetteer_entries.cache_clear()
 
 
+@pytest.mark.parametrize(("row", "message"), [
+    ({"name": "Zorbset", "type": "dataset", "aliases": [], "year": 1850}, "year must be"),
+    ({"name": "Zorbset", "type": "dataset", "aliases": [], "sense": {"written": ["Zorb"]}}, "sense must be"),
+])
+def test_a_malformed_gazetteer_row_is_an_error_naming_file_and_line(monkeypatch, row, message):
+    from kg.ontology import data
+
+    monkeypatch.setattr(data, "read_jsonl", lambda folder, name: [row])
+    data.gazetteer_entries.cache_clear()
+    try:
+        with pytest.raises(ValueError, match=rf"gazetteer/\w+\.jsonl:1: {message}"):
+            data.gazetteer_entries()
+    finally:
+        data.gazetteer_entries.cache_clear()
+
+
 def test_custom_entries(parse):
     extract = make_gazetteer([{"name": "Zorblax Corpus", "type": "dataset", "aliases": ["ZC"]}])
     assert found(parse, extract, "We release ZC, also called the Zorblax Corpus.") == {

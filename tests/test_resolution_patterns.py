@@ -86,22 +86,28 @@ def test_an_alias_extending_the_name_is_the_concept_only_when_the_gazetteer_says
     assert (knowledge.key_of(surface_key("Zorbset-9K")) == surface_key("Zorbset")) is joined
 
 
-@pytest.mark.parametrize(("abstract", "label"), [
-    ("Multilayer quantized neural networks are cheap. These QNNs are fast.", "quantized neural network"),
-    ("These QNNs are fast.", "quiet neural network"),  # no phrase with its initials: the corpus's reading
-    ("Quantized neural networks and queued neural nets differ. QNNs are fast.", "quiet neural network"),  # two
-    ("Quantized neural networks beat the quiet neural network. QNNs are fast.", "quiet neural network"),  # both
-    ("We train quantized neural networks. QNN is fast.", "quiet neural network"),  # another type (dataset)
+@pytest.mark.parametrize(("abstract", "phrases", "short", "label"), [
+    ("Multilayer quantized neural networks are cheap. These QNNs are fast.", ["quantized neural networks"], "QNNs",
+     "quantized neural network"),
+    ("These QNNs are fast.", [], "QNNs", "quiet neural network"),  # no phrase with its initials: the corpus's reading
+    ("Quantized neural networks and queued neural nets differ. QNNs are fast.",
+     ["Quantized neural networks", "queued neural nets"], "QNNs", "quiet neural network"),  # two concepts spell it
+    ("Unlike the quiet neural network, quantized neural networks are cheap. QNNs are fast.",
+     ["quantized neural networks"], "QNNs", "quiet neural network"),  # the usual reading written too
+    ("We train quantized neural networks. QNN is fast.", ["quantized neural networks"], "QNN",
+     "quiet neural network"),  # the acronym typed otherwise (dataset)
+    ("We train quantized neural networks. Each QNN model is fast.", ["quantized neural networks"], "QNN model",
+     "quantized neural network"),  # a form derived from the acronym reads it alike
 ])
-def test_an_undefined_acronym_is_the_phrase_of_its_type_its_abstract_writes_with_its_initials(abstract, label):
+def test_an_undefined_acronym_is_the_phrase_of_its_type_its_abstract_writes_with_its_initials(abstract, phrases,
+                                                                                           short, label):
     papers = [Paper("p1", "We study the quiet neural network (QNN)."), Paper("p2", abstract)]
-    phrases = [p for p in ("quantized neural networks", "Quantized neural networks", "queued neural nets",
-                           "quiet neural network") if p in abstract]
-    short = "QNN" if " QNN " in abstract else "QNNs"
     first = papers[0].abstract
     mentions = [at("p1", first, "quiet neural network", "model"), at("p1", first, "QNN", "model"),
                 at("p2", abstract, short, "dataset" if short == "QNN" else "model"),
                 *(at("p2", abstract, phrase, "model") for phrase in phrases)]
+    if short == "QNN model":
+        mentions.append(at("p2", abstract, "QNN", "model"))
     entities, links, _ = resolve(mentions, [("p1", "QNN", "quiet neural network")], papers=papers)
     qnn = next(link for link in links if link.paper_id == "p2" and any(m.name == short for m in link.mentions))
     assert next(e.label for e in entities if e.id == qnn.entity_id) == label
@@ -125,17 +131,18 @@ SENSES = [{"name": "Zorbmed", "type": "dataset", "aliases": []},
            "sense": {"written": ["Zorbmed"], "beside": ["Quorra", "Blimseer"]}}]
 
 
-@pytest.mark.parametrize(("abstract", "label"), [
-    ("We search Zorbmed for articles on prion disease.", "Zorbmed"),
-    ("Node classification on Quorra, Blimseer and Zorbmed improves.", "Zorbmed citation network"),
-    ("Node classification on Quorraland and Zorbmed improves.", "Zorbmed"),  # a name inside a word: not beside
+@pytest.mark.parametrize(("abstract", "entity_type", "label"), [
+    ("We search Zorbmed for articles on prion disease.", "dataset", "Zorbmed"),
+    ("Node classification on Quorra, Blimseer and Zorbmed improves.", "dataset", "Zorbmed citation network"),
+    ("Node classification on Quorraland and Zorbmed improves.", "dataset", "Zorbmed"),  # inside a word: not beside
+    ("Node classification on Quorra with Zorbmed improves.", "method", "Zorbmed"),  # not of the sense's type
 ])
-def test_a_form_two_entries_write_alike_names_the_one_whose_company_the_abstract_keeps(abstract, label):
+def test_a_form_two_entries_write_alike_names_the_one_whose_company_the_abstract_keeps(abstract, entity_type, label):
     from kg.graph.knowledge import build_knowledge
 
     knowledge = build_knowledge(SENSES, [], surface_key)
     papers = [Paper("p1", "Zorbmed holds articles."), Paper("p2", abstract)]
-    mentions = [at("p1", papers[0].abstract, "Zorbmed", "dataset"), at("p2", abstract, "Zorbmed", "dataset")]
+    mentions = [at("p1", papers[0].abstract, "Zorbmed", "dataset"), at("p2", abstract, "Zorbmed", entity_type)]
     entities, links, _ = resolve(mentions, knowledge=knowledge, papers=papers)
     assert entity_of(links, "p2", entities, label) and entity_of(links, "p1", entities, "Zorbmed")
 

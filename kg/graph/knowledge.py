@@ -11,6 +11,9 @@ from kg.graph.context import squashed
 from kg.ontology.data import gazetteer_entries, generic_entries
 
 
+Senses = dict[str, tuple[tuple[str, tuple[str, ...]], ...]]  # form -> (entry key, the names beside it) per sense
+
+
 @dataclass(frozen=True)
 class Knowledge:
     """Keys of well-known names -> the key of their canonical name; keys that are not entities."""
@@ -23,7 +26,7 @@ class Knowledge:
     others: frozenset[str] = frozenset()  # written forms the gazetteer knows name something else (LoRa is not LoRA)
     folded: dict[str, str] = field(default_factory=dict)  # upper-cased acronym key -> the one gazetteer key it folds to
     forms: dict[str, tuple[str, ...]] = field(default_factory=dict)  # canonical key -> its name and the aliases read so
-    senses: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = field(default_factory=dict)  # see `read_senses`
+    senses: Senses = field(default_factory=dict)  # see `read_senses`
 
     def key_of(self, key: str) -> str:
         """The gazetteer's canonical key for a key, else the key."""
@@ -64,17 +67,17 @@ def build_knowledge(gazetteer: Iterable[dict], generic: Iterable[dict], key: Cal
                      read_senses(gazetteer, key))
 
 
-def read_senses(gazetteer: Iterable[dict], key: Callable[[str], str]) -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
+def read_senses(gazetteer: Iterable[dict], key: Callable[[str], str]) -> Senses:
     """Squashed written forms -> (the key of the entry they name, the squashed names beside which they name it), from
     entries with a `sense` ({"written": [...], "beside": [...]}): `Pubmed` beside Cora or CiteSeer is the citation
-    network, elsewhere the literature database."""
+    network, elsewhere the literature database; a form with several senses takes the first that fits, in file order."""
     senses: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
     for entry in gazetteer:
         sense = entry.get("sense")
         if sense:
             beside = tuple(sorted({squashed(name) for name in sense["beside"]}))
             for form in sense["written"]:
-                senses.setdefault(squashed(form), []).append((key(entry["name"]), beside))
+                senses.setdefault(squashed(form), []).append((key(entry["name"]), beside))  # an entry's own key
     return {form: tuple(found) for form, found in senses.items()}
 
 

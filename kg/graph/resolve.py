@@ -42,6 +42,7 @@ class Resolver:
                  coins: frozenset[tuple[str, str]] = frozenset()) -> None:
         self.definitions, self.knowledge = definitions, knowledge
         self.coins = coins  # (paper, acronym key) a paper coins without defining: its own name, no other's reading
+        self.spelled_here: dict[tuple[str, str], str] = {}  # (paper, acronym key) -> its phrase's concept there
         self.context = Context(texts or {})
         self.definers, self.long_keys = definers(definitions.local, self.reading)
         self.readings: dict[str, Counter] = defaultdict(Counter)  # acronym key -> concept keys -> papers
@@ -58,24 +59,17 @@ class Resolver:
 
     def typed(self, paper: str, name: str, mention_type: str, type_of: Callable[[str], str | None],
               span: tuple[int, int] | None = None, spelled: Mapping[tuple[str, str], str] | None = None) -> str:
-        """The key of a name as `__call__` reads it, except that a bare acronym the paper does not define is the
-        concept of a name of its type the paper writes with its letters as initials (`spelled`: `Einstein World
-        Models` for EWMs) unless its usual reading is the gazetteer's (RL beside `representation learning`) or the
-        paper writes that reading too, else, where the corpus or the gazetteer reads it several ways, takes a metric reading where the
-        abstract writes it as a measure (at `span`, `evidence.measured_here`), else the reading the abstract's words
-        support (`context`), else the reading whose concept has the mention's type when its usual reading has another
-        (`typed_reading`)."""
+        """The key of a name as `__call__` reads it, except that a form the paper does not define takes the reading
+        its own words give (`own_reading`), else a bare acronym the corpus or the gazetteer reads several ways takes a
+        metric reading where the abstract writes it as a measure (at `span`, `evidence.measured_here`), else the
+        reading the abstract's words support (`context`), else the reading whose concept has the mention's type when
+        its usual reading has another (`typed_reading`)."""
         key = self.key(name, paper)
         default = self.expand(paper, key)
-        if (paper, key) in self.definitions.local or (paper, key) in self.coins:
+        if (paper, key) in self.definitions.local or (paper, key) in self.coins or (paper, key) in self.spelled_here:
             return default
-        if sense := self.sense(paper, name):
-            return sense
-        letters = acronym_letters(name) if spelled else None
-        found = spelled.get((paper, letters)) if spelled and letters else None
-        if found and type_of(found) == mention_type and default not in self.knowledge.names \
-                and not self.written(default, paper):
-            return found
+        if own := self.own_reading(paper, name, mention_type, default, type_of, spelled or {}):
+            return own
         readings = {k: n for k, n in self.readings.get(key, {}).items()
                     if n >= 2 or k in self.knowledge.types or self.written(k, paper)}
         if len(readings) < 2:
@@ -93,10 +87,27 @@ class Resolver:
         """Whether a sentence of the paper writes one of the concept's long forms whole (its words name the reading)."""
         return any(self.context.writes(paper, long) for long in {*self.long_keys.get(concept, ()), concept})
 
+    def own_reading(self, paper: str, name: str, mention_type: str, default: str,
+                    type_of: Callable[[str], str | None], spelled: Mapping[tuple[str, str], str]) -> str | None:
+        """The gazetteer entry of the mention's type whose `sense` names stand beside the form (`sense`), else, for an
+        acronym, the concept of its type the paper names by a phrase with its letters as initials (`spelled`:
+        `Einstein World Models` for EWMs; kept in `spelled_here` for the paper's derived forms, `EWM model`) unless
+        its usual reading is the gazetteer's (RL beside `representation learning`) or the paper writes that too."""
+        sense = self.sense(paper, name)
+        if sense and self.knowledge.types.get(sense) == mention_type:
+            return sense
+        letters = acronym_letters(name)
+        found = spelled.get((paper, letters)) if letters else None
+        if found and type_of(found) == mention_type and default not in self.knowledge.names \
+                and not self.written(default, paper):
+            self.spelled_here[paper, self.key(name, paper)] = found
+            return found
+        return None
+
     def sense(self, paper: str, name: str) -> str | None:
         """The gazetteer entry a form names by the names beside it in the abstract (the entry's `sense`): `Pubmed` in
         an abstract that also names Cora or CiteSeer is the citation network, not the literature database."""
-        for target, beside in self.knowledge.senses.get(squashed(name), ()):
+        for target, beside in self.knowledge.senses.get(squashed(name), ()):  # several: the first in the gazetteer
             if any(self.context.writes(paper, other) for other in beside):
                 return target
         return None
@@ -111,6 +122,8 @@ class Resolver:
         defines its acronym by, cut short of the gazetteer's reading (`cut_short`), is that reading there. An acronym
         the paper coins itself (`we propose ICG, a ...`) without defining it is its own name, not another paper's
         reading."""
+        if (paper, key) in self.spelled_here:
+            return self.spelled_here[paper, key]
         if (paper, key) in self.cut:
             return self.cut[paper, key]
         if (paper, key) in self.coins and (paper, key) not in self.definitions.local:
@@ -137,9 +150,8 @@ class Resolver:
         return known if initial or known in self.context.flat(paper) else None
 
     def __call__(self, paper: str, name: str) -> str:
-        key = self.key(name, paper)
-        local = (paper, key) in self.definitions.local or (paper, key) in self.coins
-        return self.expand(paper, key) if local else self.sense(paper, name) or self.expand(paper, key)
+        """The concept key of a written form in a paper (`key`, then `expand`)."""
+        return self.expand(paper, self.key(name, paper))
 
     def key(self, name: str, paper: str = "") -> str:
         """`surface_key`, except that an acronym written in another case than a gazetteer name is that name
@@ -275,9 +287,10 @@ def key_mentions(mentions: list[Mention], resolver: Resolver) -> dict[str, list[
 
 
 def acronym_letters(name: str) -> str | None:
-    """An acronym's letters in lower case, plural dropped (`BNNs`: bnn), else None (digits or no acronym)."""
+    """A short acronym's letters in lower case, plural dropped (`EWMs`: ewm), else None (`acronym_key`: two to four
+    letters, no digits)."""
     key = acronym_key(name)
-    return key.lower() if key and key.isalpha() else None
+    return key.lower() if key else None
 
 
 def phrase_initials(by_key: Mapping[str, list[Mention]]) -> dict[tuple[str, str], str]:
@@ -288,8 +301,8 @@ def phrase_initials(by_key: Mapping[str, list[Mention]]) -> dict[tuple[str, str]
     for key, group in by_key.items():
         for mention in group:
             words = content_words(mention.name)
-            if len(words) > 1 and all(w[:1].isalpha() for w in words) and not any(
-                    acronym_key(word) for word in mention.name.split()):  # `TR representation` spells no TR
+            if len(words) > 1 and all(w[:1].isalpha() for w in words) and not any(  # `TR representation`: no TR
+                    acronym_key(word) for word in re.split(r"[\s\-/\u2010-\u2015]+", mention.name)):
                 found[mention.paper_id, "".join(w[0] for w in words)].add(key)
     return {at: next(iter(keys)) for at, keys in found.items() if len(keys) == 1}
 
@@ -299,9 +312,10 @@ def ordinary_words(by_key: dict[str, list[Mention]], knowledge: Knowledge, texts
     `variants.word_twins`), unless the gazetteer knows them; as a model or dataset they name nothing. A form whose
     only capital opens it counts in lower case where the capital says nothing: opening a sentence, or in a run of
     title-cased words (`a Unified Clip-based Event Search Engine`), or anywhere when most of the key's papers write
-    it in lower case (`math` in five papers, `Math and General domains` in a sixth); `we fine-tune Phi` keeps its name."""
+    it in lower case (`math` in five papers, `Math and General domains` in a sixth); `we fine-tune Phi` keeps its name
+    unless most papers write `phi`."""
     acronyms = {m.name for g in by_key.values() for m in g if acronym_key(m.name)}
-    forms = {}
+    forms: dict[str, set[str]] = {}
     for key, group in by_key.items():
         if key in knowledge.names or key in knowledge.canonical:
             continue
