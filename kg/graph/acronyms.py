@@ -6,13 +6,12 @@ Acronym keys keep their case (SSL, mAP and MAP are three keys), so no merge happ
 """
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Callable, Iterable
 
-from kg.graph.bind import STOPWORDS, begun, without_kind
+from kg.graph.bind import STOPWORDS, WORDS, begun, without_kind
 from kg.text.keys import acronym_key
 
 DOMINANT = 0.75  # share of the defining papers that must agree before a short form is read the same elsewhere
@@ -20,7 +19,7 @@ DOMINANT = 0.75  # share of the defining papers that must agree before a short f
 
 def content_words(long: str) -> list[str]:
     """The long form's words (split at spaces, hyphens and slashes) without function words."""
-    return [w for w in re.split(r"[\s\-/\u2010-\u2015]+", long.lower()) if w and w not in STOPWORDS]
+    return [w for w in WORDS.split(long.lower()) if w and w not in STOPWORDS]
 
 
 def plausible(short: str, long: str) -> bool:

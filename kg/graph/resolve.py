@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Callable, Iterable, Mapping, Sequence
 
 from kg.graph.acronyms import Definitions, content_words, read_definitions, same_meaning
-from kg.graph.bind import bound_pairs, completed
+from kg.graph.bind import WORDS, bound_pairs, completed
 from kg.graph.broader import with_broader
 from kg.graph.coinage import MARK, claims, credible, shared, split_coinages
 from kg.graph.context import Context, definers, squashed
@@ -302,7 +302,7 @@ def phrase_initials(by_key: Mapping[str, list[Mention]]) -> dict[tuple[str, str]
         for mention in group:
             words = content_words(mention.name)
             if len(words) > 1 and all(w[:1].isalpha() for w in words) and not any(  # `TR representation`: no TR
-                    acronym_key(word) for word in re.split(r"[\s\-/\u2010-\u2015]+", mention.name)):
+                    acronym_key(word) for word in WORDS.split(mention.name)):
                 found[mention.paper_id, "".join(w[0] for w in words)].add(key)
     return {at: next(iter(keys)) for at, keys in found.items() if len(keys) == 1}
 
