@@ -18,17 +18,20 @@ if TYPE_CHECKING:
 
 
 def cross_validate(files: dict[Path, list[dict]], folds: int, model: str, names: tuple[str, ...] = (),
-                   say: Callable[[str], None] = print, recent_weight: float | None = None, jobs: int = 1) -> list[Item]:
+                   say: Callable[[str], None] = print, recent_weight: float | None = None, jobs: int = 1,
+                   intermediate: list | None = None) -> list[Item]:
     """Predicted items of every gold paper, each from a span model trained on the other folds only, resolved
     together in one graph (as `kg build` resolves a corpus), so cross-paper linking is scored as users see it;
-    `jobs` encoder folds fine-tuned at a time, and extraction processes of the build."""
+    `jobs` encoder folds fine-tuned at a time, and extraction processes of the build; the encoder tuned first on
+    the `intermediate` items if given."""
     items = gold_items_of(files)
     names = names or DEFAULT_EXTRACTORS
     with tempfile.TemporaryDirectory(prefix="paperkg-cv-") as folder:
         if expand(names)[1] == ENCODER:  # fine-tune one encoder per fold (about 25 minutes each on 2 cores)
             from kg.extractors.encoder.fine_tune import fine_tune_folds
 
-            held_out = fine_tune_folds(items, folds, Path(folder), model, None, say, jobs=jobs)
+            held_out = fine_tune_folds(items, folds, Path(folder), model, None, say, jobs=jobs,
+                                       intermediate=intermediate)
         else:
             held_out = train_folds(items, make_examples(items, model, recent_weight, say), folds, Path(folder), say)
         started = time.perf_counter()

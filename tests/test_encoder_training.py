@@ -71,3 +71,22 @@ def test_folds_fine_tuned_in_parallel_match_one_at_a_time(tmp_path):
     parallel = fine_tune_folds(items, 2, tmp_path / "parallel", DEFAULT_MODEL, None, quiet, epochs=1, jobs=2)
     assert [ids for _, ids in serial] == [ids for _, ids in parallel] and all(ids for _, ids in serial)
     assert [verify(Path(f)) for f, _ in serial] == [verify(Path(f)) for f, _ in parallel]  # byte-identical folds
+
+
+@pytest.mark.slow
+def test_intermediate_training_tunes_the_encoder_reproducibly(tmp_path):
+    from kg.extractors.encoder.model import verify
+
+    source = tmp_path / "source.jsonl"  # another annotation's texts: one head of its own, types only
+    source.write_text("".join(json.dumps({"id": f"s{i}", "text": text, "entities": entities}) + "\n" for i, (text, entities)
+                              in enumerate([("Wibble ranking is measured by plonk score on the Frob set.",
+                                             [{"name": "Wibble ranking", "type": "task"},
+                                              {"name": "plonk score", "type": "metric"},
+                                              {"name": "Frob set", "type": "dataset"}])])), encoding="utf-8")
+    plain = train(tmp_path, "plain")
+    first, second = (train(tmp_path, name, "--intermediate", str(source)) for name in ("a", "b"))
+    assert plain.returncode == first.returncode == second.returncode == 0, first.stderr[-2000:]
+    assert "intermediate training on 1 texts" in first.stderr
+    assert verify(tmp_path / "a") == verify(tmp_path / "b")  # the same bytes twice
+    tuned, untuned = (json.loads((tmp_path / name / "manifest.json").read_text())["sha256"] for name in ("a", "plain"))
+    assert tuned["encoder.onnx"] != untuned["encoder.onnx"]  # the intermediate step changed the encoder

@@ -97,16 +97,43 @@ def abstracts_of(items: list, spacy_model: str, say: Say, relations: dict[str, l
 
 
 def fine_tune(items: list, out: Path, spacy_model: str, base: Path | None, say: Say,
-              epochs: int = EPOCHS, relations: dict[str, list] | None = None) -> Path:
+              epochs: int = EPOCHS, relations: dict[str, list] | None = None, intermediate: list | None = None) -> Path:
     """Fine-tune on the gold items (kg.quality.gold.gold_items_of), with the relation objective on the papers of
-    `relations` (gold triples by id) if given, fit the linear span model it is blended with on the same
-    abstracts, and write the weights folder `out`."""
+    `relations` (gold triples by id) if given, after intermediate training on the `intermediate` items (the same
+    form; each file its own head) if given; fit the linear span model it is blended with on the same abstracts,
+    and write the weights folder `out`."""
     with tempfile.TemporaryDirectory(prefix="paperkg-base-") as scratch:
-        folder = base_folder(base, Path(scratch))
+        folder = base_folder(base, Path(scratch) / "base")
+        if intermediate:
+            folder = tuned_base(intermediate, folder, Path(scratch) / "intermediate", spacy_model, say)
         started = time.perf_counter()
         abstracts = abstracts_of(items, spacy_model, say, relations)
         say(f"parsed {len(abstracts)} abstracts in {time.perf_counter() - started:.0f} s")
         return fit_and_write(abstracts, folder, out, say, epochs)
+
+
+def tuned_base(items: list, base: Path, out: Path, spacy_model: str, say: Say) -> Path:
+    """The base model folder with its upper layers tuned on the intermediate items (kg.extractors.encoder.intermediate),
+    written to `out`."""
+    import torch
+
+    from kg.extractors.encoder.intermediate import intermediate_encoder
+    from kg.extractors.encoder.pieces import load_tokenizer
+    from kg.run.threads import limit_threads
+
+    limit_threads(1)
+    torch.set_num_threads(1)
+    torch.use_deterministic_algorithms(True)
+    started = time.perf_counter()
+    abstracts = abstracts_of(items, spacy_model, say)
+    say(f"parsed {len(abstracts)} intermediate texts in {time.perf_counter() - started:.0f} s")
+    tokenizer = load_tokenizer(str(base / "tokenizer.json"))
+    batches = []
+    for (name, _, _), abstract in zip(items, abstracts):
+        if len(abstract.chars):
+            batches.append(batch_of(tokenizer, abstract))
+            batches[-1].source = name
+    return intermediate_encoder(batches, base, out, FROZEN, LEARNING_RATE, say)
 
 
 def fit_and_write(abstracts: list[Abstract], base: Path, out: Path, say: Say, epochs: int = EPOCHS,
@@ -150,13 +177,17 @@ def fit_and_write(abstracts: list[Abstract], base: Path, out: Path, say: Say, ep
 
 
 def fine_tune_folds(items: list, folds: int, folder: Path, spacy_model: str, base: Path | None, say: Say,
-                    epochs: int = EPOCHS, jobs: int = 1) -> tuple[tuple[str, tuple[str, ...]], ...]:
+                    epochs: int = EPOCHS, jobs: int = 1,
+                    intermediate: list | None = None) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """(weights folder, held-out paper ids) per fold: the encoder fine-tuned on the other folds (`kg eval --cv`),
-    `jobs` folds at a time in spawned processes of one thread each (each fold's weights are the same either way)."""
+    `jobs` folds at a time in spawned processes of one thread each (each fold's weights are the same either way),
+    each from the base tuned once on the `intermediate` items if given (they hold no gold abstract)."""
     from kg.extractors.model.crossval import fold_of
 
     with tempfile.TemporaryDirectory(prefix="paperkg-base-") as scratch:
-        base = base_folder(base, Path(scratch))
+        base = base_folder(base, Path(scratch) / "base")
+        if intermediate:
+            base = tuned_base(intermediate, base, Path(scratch) / "intermediate", spacy_model, say)
         abstracts = abstracts_of(items, spacy_model, say)
         inside = [[fold_of(p.id, folds) == fold for _, _, p in items] for fold in range(folds)]
         training = [[a for a, held in zip(abstracts, inside[fold]) if not held] for fold in range(folds)]

@@ -33,6 +33,7 @@ class Batch:
     keep: np.ndarray  # which candidate spans have pieces (the others never score)
     lower: torch.Tensor | None = None  # the frozen layers' output, computed once
     pairs: PairBatch | None = None  # the gold concept pairs, when the abstract has relation gold
+    source: str = ""  # the file an intermediate-training text comes from (its output head)
 
 
 def sparse_bags(fixed: np.ndarray, rows: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -103,13 +104,17 @@ class SpanScorer(nn.Module):
         """(spans, OUTPUTS) logits."""
         return self.span_logits(self.piece_states(b), b)
 
-    def span_logits(self, states: torch.Tensor, b: Batch) -> torch.Tensor:
-        """(spans, OUTPUTS) logits from the piece states."""
+    def span_vectors(self, states: torch.Tensor, b: Batch) -> torch.Tensor:
+        """(spans, 3d + 32): each span's first, last and mean piece state and its width embedding."""
         first, last = b.spans[:, 0], b.spans[:, 1]
         total = torch.cat([states.new_zeros(1, states.shape[1]), states.cumsum(0)])
         mean = (total[last + 1] - total[first]) / (last - first + 1).unsqueeze(1).float()
         width = self.width((last - first).clamp(max=WIDTHS - 1))
-        x = torch.cat([states[first], states[last], mean, width], dim=1)
+        return torch.cat([states[first], states[last], mean, width], dim=1)
+
+    def span_logits(self, states: torch.Tensor, b: Batch) -> torch.Tensor:
+        """(spans, OUTPUTS) logits from the piece states."""
+        x = self.span_vectors(states, b)
         z = self.out(self.drop(nn.functional.gelu(self.hidden(self.drop(x)), approximate="tanh")))
         if self.sparse is not None:
             z = z + self.sparse(b.bag, b.offsets)
@@ -136,8 +141,10 @@ def loss_of(z: torch.Tensor, b: Batch) -> torch.Tensor:
 
 
 def fit(model: SpanScorer, batches: Sequence[Batch], epochs: int = 3, lr: float = 5e-5, head_lr: float = 1e-3,
-        sparse_lr: float = 5e-3, seed: int = 0, log: Callable[[str], None] = print) -> SpanScorer:
-    """AdamW with linear warm-up and decay, one abstract per step, shuffled with a fixed seed."""
+        sparse_lr: float = 5e-3, seed: int = 0, log: Callable[[str], None] = print,
+        loss: Callable[[SpanScorer, Batch], torch.Tensor] = step_loss) -> SpanScorer:
+    """AdamW with linear warm-up and decay, one abstract per step, shuffled with a fixed seed; `loss` of one
+    abstract (default: spans, roles and pairs)."""
     torch.manual_seed(seed)
     order = random.Random(seed)
     model.eval()  # the frozen layers' output, once per abstract
@@ -165,14 +172,14 @@ def fit(model: SpanScorer, batches: Sequence[Batch], epochs: int = 3, lr: float 
         order.shuffle(index)
         running = 0.0
         for k, i in enumerate(index):
-            loss = step_loss(model, batches[i])
+            value = loss(model, batches[i])
             optimizer.zero_grad()
-            loss.backward()
+            value.backward()
             nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             optimizer.step()
             schedule.step()
             step += 1
-            running += float(loss.detach())
+            running += float(value.detach())
             if (k + 1) % 200 == 0:
                 log(f"epoch {epoch + 1} step {k + 1}/{len(batches)} loss {running / 200:.4f}")
                 running = 0.0

@@ -11,7 +11,7 @@ from rich.console import Console
 from kg.errors import UsageError
 from kg.cli.help import EXTRACTORS_HELP
 from kg.cli.train import say
-from kg.quality.gold import build_graph, gold_papers, read_files
+from kg.quality.gold import build_graph, gold_items_of, gold_papers, read_files
 from kg.nlp import DEFAULT_MODEL
 
 if TYPE_CHECKING:  # spaCy and networkx load when the command runs, not when `kg` starts
@@ -108,6 +108,10 @@ def eval_command(
     weights: Optional[Path] = typer.Option(None, "--weights", metavar="PATH",
                                            help="Weights that kg train wrote: an encoder folder (default extractors) "
                                                 "or a span model .npz (--extractors fast); default: the shipped ones."),
+    intermediate: Optional[List[Path]] = typer.Option(None, "--intermediate", metavar="FILE",
+                                                      help="With --cv and the encoder: tune it first on these "
+                                                           "files' entity spans, as kg train --intermediate does "
+                                                           "(once, shared by the folds). Repeatable."),
     results: Optional[Path] = typer.Option(None, "--results", metavar="GOLD_RESULTS",
                                            help="Score reported results (RESULTS.md) against this gold results file "
                                                 "instead of entities: per kind precision/recall matching paper, value "
@@ -120,6 +124,8 @@ def eval_command(
     names = tuple(n.strip() for n in extractors.split(",") if n.strip()) or None
     if cv == 1:
         raise UsageError("--cv needs at least 2 folds")
+    if intermediate and not cv:
+        raise UsageError("--intermediate needs --cv (it is a training option; see kg train --intermediate)")
     if cv and relations is not None:
         raise UsageError("--relations cannot be combined with --cv (kg train --relations prints the "
                          "cross-validated relation figures)")
@@ -133,7 +139,8 @@ def eval_command(
     if cv:
         from kg.extractors.validate import cross_validate
 
-        predicted = cross_validate(files, cv, model, names, say, jobs=jobs)
+        sources = gold_items_of(read_files(intermediate)) if intermediate else None
+        predicted = cross_validate(files, cv, model, names, say, jobs=jobs, intermediate=sources)
     results, relation_results = {}, {}
     for gold, records in files.items():
         graph = None

