@@ -7,6 +7,7 @@ from typing import Callable, Sequence
 
 from spacy.tokens import Doc
 
+from kg.extraction.doccache import text as doc_text
 from kg.extraction.interface import Candidate, CandidateRelation, DocContext
 from kg.extraction.results import CandidateResult
 from kg.extractors.results.binding import carries
@@ -41,7 +42,7 @@ def read_results(model: ResultsModel, doc: Doc, mentions: Sequence[Candidate],
                  relations: Sequence[CandidateRelation] = ()) -> list[CandidateResult]:
     """The numbers of a Doc the model reads as results (one per value and unit: the likeliest), with fields
     (`relations`: the relation head's, between the mentions)."""
-    numbers = find_numbers(doc.text)
+    numbers = find_numbers(doc_text(doc))
     if not numbers:
         return []
     probs = model.numbers.probabilities(featurise(doc, numbers, mentions))
@@ -50,7 +51,7 @@ def read_results(model: ResultsModel, doc: Doc, mentions: Sequence[Candidate],
         result = 1.0 - float(p[0])
         if result < model.threshold:
             continue
-        kind = "change" if signed_change(doc.text, number) else LABELS[1 + int(p[2] > p[1])]
+        kind = "change" if signed_change(doc_text(doc), number) else LABELS[1 + int(p[2] > p[1])]
         key = (number.value.lstrip("+").replace(",", ""), number.unit)
         if key not in best or result > best[key][0]:
             best[key] = (result, number, kind)
@@ -59,14 +60,14 @@ def read_results(model: ResultsModel, doc: Doc, mentions: Sequence[Candidate],
     for result, number, kind in sorted(best.values(), key=lambda b: b[1].start):
         f = read_fields(doc, number, mentions, kind, model, relations)
         before = found[-1] if found and sentence_of(found[-1].start) == sentence_of(number.start) else None
-        if not f.metric_name and before is not None and carries(doc.text, numbers, before.start, number):
+        if not f.metric_name and before is not None and carries(doc_text(doc), numbers, before.start, number):
             f = replace(f, metric=before.metric, metric_name=before.metric_name)  # '95.1% accuracy, 90.5% for X'
         if kind == "score" and impossible(kind, number.decimal, number.unit, f.metric_name or ""):
             kind = "change"  # no accuracy reaches 224%, no F1 is negative: only a change can read so
             f = replace(read_fields(doc, number, mentions, kind, model, relations), metric=f.metric,
                         metric_name=f.metric_name)
         found.append(CandidateResult(number.start, number.end, kind, number.unit, f.metric_name,
-                                     number.bound or worded_bound(doc.text, number.start),
+                                     number.bound or worded_bound(doc_text(doc), number.start),
                                      f.setting, f.proposal, f.subject, f.metric, f.dataset, f.task, f.against,
                                      result, f.dataset_name))
     return found

@@ -7,6 +7,7 @@ from typing import Sequence
 
 from spacy.tokens import Doc, Span, Token
 
+from kg.extraction.doccache import attrs, text as doc_text
 from kg.extraction.interface import Candidate
 from kg.extractors.results.numbers import Number
 
@@ -36,8 +37,7 @@ def word(token: Token) -> str:
 
 def token_at(doc: Doc, char: int) -> int:
     """The index of the token holding a character offset (the next token if it falls in whitespace)."""
-    starts = [t.idx for t in doc]
-    return max(0, min(len(doc) - 1, bisect_left(starts, char + 1) - 1))
+    return max(0, min(len(doc) - 1, bisect_left(attrs(doc).idx, char + 1) - 1))
 
 
 def mention_features(number: Number, sentence: Span, mentions: Sequence[Candidate]) -> list[str]:
@@ -82,6 +82,6 @@ def number_features(doc: Doc, number: Number, numbers: Sequence[Number], mention
     feats += [f"dep:{doc[first].dep_}", f"head:{word(head)}", f"headdep:{head.dep_}:{word(head)}"]
     in_sentence = [n for n in numbers if sentence.start_char <= n.start < sentence.end_char]
     feats.append(f"nums:{min(len(in_sentence), 6)}")
-    feats.append(f"paren:{doc.text[max(0, number.start - 1):number.start] == '('}")
+    feats.append(f"paren:{doc_text(doc)[max(0, number.start - 1):number.start] == '('}")
     feats += mention_features(number, sentence, mentions)
     return feats

@@ -8,7 +8,7 @@ from typing import Sequence
 from spacy.tokens import Doc, Span, Token
 
 from kg.extraction.interface import Candidate, CandidateRelation
-from kg.extraction.doccache import cached
+from kg.extraction.doccache import cached, text as doc_text
 from kg.extractors.results.binding import binds, own_measure
 from kg.extractors.results.features import token_at
 from kg.extractors.results.phrases import PHRASE, data_phrases
@@ -72,24 +72,24 @@ def metric_of(doc: Doc, number: Number, sentence: Span, mentions: Sequence[Candi
     """The metric mention nearest the number among those of its sentence that measure it (binding.binds), and the
     metric as worded (that mention, else the noun phrase right after the number, else the noun the number is 'of')."""
     numbers = cached(doc, "results_numbers", lambda d: find_numbers(d.text))
-    own = own_measure(doc.text, number, [(m.start, m.end) for m in mentions if m.type != "metric"])
+    own = own_measure(doc_text(doc), number, [(m.start, m.end) for m in mentions if m.type != "metric"])
     metrics = [m for m in in_span(mentions, sentence.start_char, sentence.end_char, ("metric",))
-               if binds(doc.text, numbers, number, m.start, m.end, own is not None)]
+               if binds(doc_text(doc), numbers, number, m.start, m.end, own is not None)]
     chosen = nearest(metrics, number)
     if chosen is not None:
-        return chosen, doc.text[chosen.start:chosen.end]
+        return chosen, doc_text(doc)[chosen.start:chosen.end]
     if own is not None:
-        return None, doc.text[own[0]:own[1]]  # `+10.19 IS`: the measure as written, though no metric mention
+        return None, doc_text(doc)[own[0]:own[1]]  # `+10.19 IS`: the measure as written, though no metric mention
     for chunk in sentence.noun_chunks:
         if chunk.start <= last + 1 < chunk.end or chunk.start == last + 1:
             words = [t for t in chunk if t.i > last and not t.like_num]
             if words:
-                return None, doc.text[words[0].idx:words[-1].idx + len(words[-1])]
+                return None, doc_text(doc)[words[0].idx:words[-1].idx + len(words[-1])]
     head = doc[index].head
     if head.lower_ == "of" and head.head.pos_ in ("NOUN", "PROPN"):
         noun = head.head
         left = noun.left_edge if noun.left_edge.i >= sentence.start else noun
-        return None, doc.text[left.idx:noun.idx + len(noun)]
+        return None, doc_text(doc)[left.idx:noun.idx + len(noun)]
     return None, ""
 
 
@@ -115,7 +115,7 @@ def setting_of(doc: Doc, sentence: Span, last: int) -> str | None:
                     break
                 words.append(w)
             if len(words) > 1:
-                return doc.text[words[0].idx:words[-1].idx + len(words[-1])]
+                return doc_text(doc)[words[0].idx:words[-1].idx + len(words[-1])]
     return None
 
 
@@ -146,7 +146,7 @@ def link(doc: Doc, number: Number, mentions: Sequence[Candidate], kind: str, mod
                   standing(doc, mentions))
     counts: dict[str, int] = {}
     for m in mentions:
-        name = doc.text[m.start:m.end].casefold()
+        name = doc_text(doc)[m.start:m.end].casefold()
         counts[name] = counts.get(name, 0) + 1
     has_proposed = any(m.role == "proposed" and m.type in ACTORS for m in mentions)
     actors = len(in_span(mentions, bounds[0], bounds[1], ACTORS))
@@ -172,6 +172,6 @@ def read_fields(doc: Doc, number: Number, mentions: Sequence[Candidate], kind: s
     if against is not None and against == links.subject.mention:
         against = None
     dataset = links.dataset.mention
-    words = doc.text[dataset.start:dataset.end] if dataset is not None and dataset.extractor == PHRASE else None
+    words = doc_text(doc)[dataset.start:dataset.end] if dataset is not None and dataset.extractor == PHRASE else None
     return Fields(links.subject.mention, links.subject.name == PROPOSAL, metric, metric_name,
                   None if words else dataset, nearest(tasks, number), against, setting_of(doc, sentence, last), words)

@@ -9,6 +9,7 @@ from typing import Sequence
 
 from spacy.tokens import Doc
 
+from kg.extraction.doccache import text as doc_text
 from kg.extraction.interface import Candidate, CandidateRelation
 from kg.extractors.results.features import token_at
 from kg.extractors.results.numbers import Number
@@ -55,7 +56,7 @@ def options(doc: Doc, number: Number, mentions: Sequence[Candidate], types: Sequ
     for m in mentions:
         if m.kind != "entity" or m.type not in types or m.start <= number.start < m.end:
             continue
-        name = doc.text[m.start:m.end].casefold()
+        name = doc_text(doc)[m.start:m.end].casefold()
         if name not in best or distance(m, number) < distance(best[name], number):
             best[name] = m
     return [Option(n, best[n]) for n in sorted(best, key=lambda n: best[n].start)] + [Option(s) for s in stand_ins]
@@ -68,7 +69,7 @@ def related_in(doc: Doc, relations: Sequence[CandidateRelation], bounds: tuple[i
     for r in relations:
         if bounds[0] <= r.source.start < bounds[1] and bounds[0] <= r.target.start < bounds[1]:
             for part, m in (("source", r.source), ("target", r.target)):
-                found.setdefault(doc.text[m.start:m.end].casefold(), set()).add(f"{part}:{r.relation}")
+                found.setdefault(doc_text(doc)[m.start:m.end].casefold(), set()).add(f"{part}:{r.relation}")
     return {name: frozenset(parts) for name, parts in found.items()}
 
 
@@ -80,20 +81,20 @@ def order_in(doc: Doc, number: Number, mentions: Sequence[Candidate], bounds: tu
     order: dict[str, str] = {}
     listed = [n for n in numbers if bounds[0] <= n.start < bounds[1] and n.unit == number.unit and n.bound != "up to"]
     place = next((k for k, n in enumerate(listed) if n.start >= number.start or n.end >= number.start), -1) \
-        if "respectively" in doc.text[bounds[0]:bounds[1]].lower() else -1
+        if "respectively" in doc_text(doc)[bounds[0]:bounds[1]].lower() else -1
     if number.bound == "up to":
         place = max(0, place - 1) if place >= 0 else place
     for types in (SUBJECT_TYPES, DATASET_TYPES):
         inside = [m for m in mentions if m.type in types and bounds[0] <= m.start < bounds[1]]
         after = [m for m in inside if m.start >= number.unit_end]
         before = [m for m in inside if m.end <= number.start]
-        names = list(dict.fromkeys(doc.text[m.start:m.end].casefold() for m in inside))
+        names = list(dict.fromkeys(doc_text(doc)[m.start:m.end].casefold() for m in inside))
         if 0 <= place < len(names) and len(listed) > 1:
             order[names[place]] = "respectively"
         if before:
-            order.setdefault(doc.text[before[-1].start:before[-1].end].casefold(), "lastbefore")
+            order.setdefault(doc_text(doc)[before[-1].start:before[-1].end].casefold(), "lastbefore")
         if after:
-            order.setdefault(doc.text[after[0].start:after[0].end].casefold(), "firstafter")
+            order.setdefault(doc_text(doc)[after[0].start:after[0].end].casefold(), "firstafter")
     return order
 
 
@@ -104,13 +105,13 @@ def standing(doc: Doc, mentions: Sequence[Candidate]) -> dict[str, tuple[str, ..
     found: dict[str, list[str]] = {}
     for types in (SUBJECT_TYPES, DATASET_TYPES):
         group = [m for m in mentions if m.type in types]
-        names = [doc.text[m.start:m.end].casefold() for m in group]
+        names = [doc_text(doc)[m.start:m.end].casefold() for m in group]
         counts = {n: names.count(n) for n in names}
         proposed = [n for n, m in zip(names, group) if m.role == "proposed"]
         for n, m in zip(names, group):
             if n in found:
                 continue
-            text = doc.text[m.start:m.end]
+            text = doc_text(doc)[m.start:m.end]
             found[n] = [f"shape:{'upper' if any(c.isupper() for c in text[1:]) else 'digit' if any(c.isdigit() for c in text) else 'words'}"]
             found[n] += ["first"] if n == names[0] else []
             found[n] += ["most"] if counts[n] == max(counts.values()) else []
@@ -167,11 +168,11 @@ def option_features(doc: Doc, number: Number, option: Option, place: Place, star
     feats += [f"rel:{r}" for r in sorted(place.related.get(option.name, ()))]
     feats += [f"paper:{f}" for f in place.paper.get(option.name, ())]
     if m.extractor == "results-phrase":  # words naming data (kg.extractors.results.phrases), not an entity
-        feats += [f"phrase:{where}", f"phrasehead:{doc.text[m.start:m.end].split()[-1].lower()}"]
+        feats += [f"phrase:{where}", f"phrasehead:{doc_text(doc)[m.start:m.end].split()[-1].lower()}"]
     if option.name in place.order:
         feats.append(f"order:{place.order[option.name]}")
     if where == "same":
-        between = doc.text[m.end:number.start] if side == "before" else doc.text[number.unit_end:m.start]
+        between = doc_text(doc)[m.end:number.start] if side == "before" else doc_text(doc)[number.unit_end:m.start]
         words = between.split()
         feats.append(f"nums_between:{min(sum(any(c.isdigit() for c in w) for w in words), 2)}")
         feats += [f"btw:{side}:{w.lower().strip('.,;:()')}" for w in words[:4] + words[-2:]]
