@@ -90,3 +90,23 @@ def test_intermediate_training_tunes_the_encoder_reproducibly(tmp_path):
     assert verify(tmp_path / "a") == verify(tmp_path / "b")  # the same bytes twice
     tuned, untuned = (json.loads((tmp_path / name / "manifest.json").read_text())["sha256"] for name in ("a", "plain"))
     assert tuned["encoder.onnx"] != untuned["encoder.onnx"]  # the intermediate step changed the encoder
+
+
+@pytest.mark.slow
+def test_cross_validation_folds_start_from_the_intermediate_encoder(tmp_path):
+    from kg.extractors.encoder.fine_tune import fine_tune_folds
+    from kg.nlp import DEFAULT_MODEL
+    from kg.quality.gold import gold_items_of
+
+    records = [{"id": f"g{i}", "text": INVENTED_GOLD[i % 3][0], "entities": INVENTED_GOLD[i % 3][1]} for i in range(6)]
+    items = gold_items_of({tmp_path / "gold.jsonl": records})
+    source = gold_items_of({tmp_path / "source.jsonl": [
+        {"id": "s0", "text": "Wibble ranking is measured by plonk score.",
+         "entities": [{"name": "Wibble ranking", "type": "task"}, {"name": "plonk score", "type": "metric"}]}]})
+    quiet = lambda line: None  # noqa: E731
+    plain = fine_tune_folds(items, 2, tmp_path / "plain", DEFAULT_MODEL, None, quiet, epochs=1)
+    tuned = fine_tune_folds(items, 2, tmp_path / "tuned", DEFAULT_MODEL, None, quiet, epochs=1, intermediate=source)
+    assert [ids for _, ids in plain] == [ids for _, ids in tuned]  # the same folds
+    digests = [[json.loads((Path(f) / "manifest.json").read_text())["sha256"]["encoder.onnx"] for f, _ in run]
+               for run in (plain, tuned)]
+    assert all(a != b for a, b in zip(*digests))  # every fold starts from the tuned encoder
