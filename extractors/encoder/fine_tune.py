@@ -103,27 +103,39 @@ def fine_tune(items: list, out: Path, spacy_model: str, base: Path | None, say: 
     form; each file its own head) if given; fit the linear span model it is blended with on the same abstracts,
     and write the weights folder `out`."""
     with tempfile.TemporaryDirectory(prefix="paperkg-base-") as scratch:
-        folder = base_folder(base, Path(scratch) / "base")
-        if intermediate:
-            folder = tuned_base(intermediate, folder, Path(scratch) / "intermediate", spacy_model, say)
+        folder = starting_base(base, Path(scratch), spacy_model, say, intermediate)
         started = time.perf_counter()
         abstracts = abstracts_of(items, spacy_model, say, relations)
         say(f"parsed {len(abstracts)} abstracts in {time.perf_counter() - started:.0f} s")
         return fit_and_write(abstracts, folder, out, say, epochs)
 
 
-def tuned_base(items: list, base: Path, out: Path, spacy_model: str, say: Say) -> Path:
-    """The base model folder with its upper layers tuned on the intermediate items (kg.extractors.encoder.intermediate),
-    written to `out`."""
+def starting_base(base: Path | None, scratch: Path, spacy_model: str, say: Say, intermediate: list | None) -> Path:
+    """The model folder fine-tuning starts from: the pinned base (`base_folder`), tuned first on the `intermediate`
+    items if given (`tuned_base`), in `scratch`."""
+    folder = base_folder(base, scratch / "base")
+    return tuned_base(intermediate, folder, scratch / "intermediate", spacy_model, say) if intermediate else folder
+
+
+def one_deterministic_thread() -> None:
+    """Every library pool of this process on one thread (the linear model's sums depend on numpy's BLAS thread count)
+    and torch's deterministic kernels: the same files give the same weights."""
     import torch
 
-    from kg.extractors.encoder.intermediate import intermediate_encoder
-    from kg.extractors.encoder.pieces import load_tokenizer
     from kg.run.threads import limit_threads
 
     limit_threads(1)
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)
+
+
+def tuned_base(items: list, base: Path, out: Path, spacy_model: str, say: Say) -> Path:
+    """The base model folder with its upper layers tuned on the intermediate items (kg.extractors.encoder.intermediate),
+    written to `out`."""
+    from kg.extractors.encoder.intermediate import intermediate_encoder
+    from kg.extractors.encoder.pieces import load_tokenizer
+
+    one_deterministic_thread()
     started = time.perf_counter()
     abstracts = abstracts_of(items, spacy_model, say)
     say(f"parsed {len(abstracts)} intermediate texts in {time.perf_counter() - started:.0f} s")
@@ -147,11 +159,8 @@ def fit_and_write(abstracts: list[Abstract], base: Path, out: Path, say: Say, ep
     from kg.extractors.encoder.training import SpanScorer, fit
     from kg.extractors.model.features import BITS
     from kg.extractors.model.training import train
-    from kg.run.threads import limit_threads
 
-    limit_threads(1)  # the linear model's sums depend on numpy's BLAS thread count
-    torch.set_num_threads(1)
-    torch.use_deterministic_algorithms(True)
+    one_deterministic_thread()
     started = time.perf_counter()
     tokenizer = load_tokenizer(str(base / "tokenizer.json"))
     batches = [batch_of(tokenizer, a) for a in abstracts]
@@ -185,9 +194,7 @@ def fine_tune_folds(items: list, folds: int, folder: Path, spacy_model: str, bas
     from kg.extractors.model.crossval import fold_of
 
     with tempfile.TemporaryDirectory(prefix="paperkg-base-") as scratch:
-        base = base_folder(base, Path(scratch) / "base")
-        if intermediate:
-            base = tuned_base(intermediate, base, Path(scratch) / "intermediate", spacy_model, say)
+        base = starting_base(base, Path(scratch), spacy_model, say, intermediate)
         abstracts = abstracts_of(items, spacy_model, say)
         inside = [[fold_of(p.id, folds) == fold for _, _, p in items] for fold in range(folds)]
         training = [[a for a, held in zip(abstracts, inside[fold]) if not held] for fold in range(folds)]

@@ -12,7 +12,7 @@ from typing import Callable
 import torch
 from torch import nn
 
-from kg.extractors.encoder.training import Batch, SpanScorer, fit
+from kg.extractors.encoder.training import Batch, SpanScorer, fit, type_loss
 
 TYPES = 6  # none + five types: the sources' labels, mapped to ours; no role output
 INTERMEDIATE_EPOCHS = 1
@@ -36,9 +36,8 @@ class SourceScorer(SpanScorer):
 
 
 def types_loss(model: SourceScorer, b: Batch) -> torch.Tensor:
-    """Cross-entropy over none + types for every span with pieces (the sources mark no roles)."""
-    keep = torch.as_tensor(b.keep)
-    return nn.functional.cross_entropy(model.span_logits(model.piece_states(b), b)[keep], b.labels[keep])
+    """`type_loss` of the batch's source head (the sources mark no roles)."""
+    return type_loss(model.span_logits(model.piece_states(b), b), b)
 
 
 def intermediate_encoder(batches: list[Batch], base: Path, out: Path, frozen: int, lr: float,

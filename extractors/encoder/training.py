@@ -130,10 +130,16 @@ def step_loss(model: SpanScorer, b: Batch) -> torch.Tensor:
     return loss
 
 
-def loss_of(z: torch.Tensor, b: Batch) -> torch.Tensor:
-    """Cross-entropy over none + types for every span with pieces, plus the role loss on gold entity spans."""
+def type_loss(z: torch.Tensor, b: Batch) -> torch.Tensor:
+    """Cross-entropy over none + types (the first six logits) for every span with pieces."""
     keep = torch.as_tensor(b.keep)
-    loss = nn.functional.cross_entropy(z[keep, :6], b.labels[keep])
+    return nn.functional.cross_entropy(z[keep, :6], b.labels[keep])
+
+
+def loss_of(z: torch.Tensor, b: Batch) -> torch.Tensor:
+    """`type_loss`, plus the role loss on gold entity spans."""
+    keep = torch.as_tensor(b.keep)
+    loss = type_loss(z, b)
     entity = keep & (b.labels > 0)
     if entity.any():
         loss = loss + nn.functional.binary_cross_entropy_with_logits(z[entity, 6], b.proposed[entity])
