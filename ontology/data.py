@@ -9,7 +9,7 @@ from importlib import resources
 PACKAGE = "kg.ontology"
 GENERIC_FILE = "generic-terms.jsonl"
 CATEGORIES = ("field", "complexity class", "hyperparameter", "generic object", "organisation", "adjective",
-              "software", "bare measure", "statistic")
+              "software", "bare measure", "statistic", "unit")
 
 
 def read_jsonl(folder, name: str) -> list[dict]:
