@@ -494,3 +494,67 @@ def test_a_leading_modifier_is_not_the_one_word_more_of_an_expansion():
 
     assert not same_meaning("zorb vision-language model", "vision-language model")
     assert same_meaning("area under ROC", "area under the ROC curve")
+
+
+# Issue 30: capital names hyphenated in different places are different names (invented names).
+@pytest.mark.parametrize(("form", "hyphenated"), [
+    ("QR-ABC", "QR-ABC"), ("QR–ABCs", "QR-ABC"), ("QR - ABC", "QR-ABC"), ("Q-R-ABC", "Q-R-ABC"),
+    ("3Q-RABC", "3Q-RABC"),
+    ("QRABC", None), ("qr-abc", None), ("Qr-ABC", None), ("QRABC-10", None), ("Zo-QRABC", None), ("QR-", None),
+])
+def test_a_hyphenation_is_an_all_capital_form_with_capitals_either_side_of_each_hyphen(form, hyphenated):
+    from kg.text.keys import hyphenation
+
+    assert hyphenation(form) == hyphenated
+
+
+def hyphen_gazetteer():
+    from kg.graph.knowledge import build_knowledge
+    from kg.text.keys import surface_key
+
+    return build_knowledge([{"name": "QR-ABC", "type": "method", "aliases": []}], [], surface_key)
+
+
+@pytest.mark.parametrize(("written", "joined"), [
+    ("Q-RABC", False), ("QRA-BC", False), ("Q-R-ABC", False),  # hyphens elsewhere than the gazetteer's: another name
+    ("QR-ABC", True), ("QR–ABCs", True), ("QR - ABC", True),  # the gazetteer's hyphenation: dash, plural, spacing
+    ("QRABC", True), ("qr-abc", True), ("Qr-Abc", True),  # no hyphen between capitals: the gazetteer's name, as before
+])
+def test_a_capital_name_hyphenated_elsewhere_than_the_gazetteer_name_is_another_name(written, joined):
+    entities, _, _ = resolve([mention("p1", written, "method"), mention("p2", written, "method")],
+                             knowledge=hyphen_gazetteer())
+    assert len(entities) == 1 and (entities[0].label == "QR-ABC") is joined
+
+
+@pytest.mark.parametrize("forms", [
+    ("QR-ABC", "QR-ABC", "Q-RABC", "QRABC"),  # a minority's hyphenation apart; unhyphenated, the most papers' one
+    ("Q-RABC", "QR-ABC", "QR-ABC", "QRABC"),
+])
+def test_capital_names_papers_hyphenate_in_different_places_are_different_names(forms):
+    _, links, _ = resolve([mention(f"p{i}", form, "method") for i, form in enumerate(forms)])
+    of = {link.paper_id: link.entity_id for link in links}
+    apart = f"p{forms.index('Q-RABC')}"
+    assert len(set(of.values())) == 2 and of[apart] == "method:q-rabc" and of["p3"] == "method:qr-abc"
+
+
+@pytest.mark.parametrize("forms", [("QR-ABC", "QR–ABCs", "qr-abc", "QRABC"), ("Q-RABC", "Q-RABC", "q-rabc")])
+def test_one_hyphenation_in_other_dashes_cases_or_none_is_one_name(forms):
+    entities, _, _ = resolve([mention(f"p{i}", form, "method") for i, form in enumerate(forms)])
+    assert len(entities) == 1
+
+
+@pytest.mark.parametrize("detected", [True, False])
+def test_a_paper_defining_a_name_hyphenated_elsewhere_than_the_gazetteer_name_keeps_its_own_node(detected):
+    abstract = "We study quantile RABC (Q-RABC) for sampling. Q-RABC converges fast."
+
+    def at(text, start=0):
+        begin = abstract.index(text, start)
+        return Mention("p1", begin, begin + len(text), text, "method", name=text)
+
+    mentions = [at("quantile RABC"), at("Q-RABC"), at("Q-RABC", abstract.index("sampling")), mention("p2", "QR-ABC")]
+    pairs = [("p1", "Q-RABC", "quantile RABC")] if detected else []
+    entities, links, _ = resolve(mentions, pairs, knowledge=hyphen_gazetteer(),
+                                 papers=[Paper("p1", abstract), Paper("p2", "We use QR-ABC.")])
+    own = [e for e in entities if "Q-RABC" in (e.label, *e.aliases)]
+    assert len(entities) == 2 and len(own) == 1 and "QR-ABC" not in (own[0].label, *own[0].aliases)
+    assert {link.paper_id for link in links if link.entity_id == own[0].id} == {"p1"}

@@ -1,7 +1,8 @@
 """Resolve mentions into corpus-wide entities and paper links.
 
 One entity per concept: a mention's written form is repaired or dropped (`labels.repair`), keyed
-(`kg.text.keys.surface_key`: acronyms keep their case), read through the paper's own acronym definitions,
+(`kg.text.keys.surface_key`: acronyms keep their case; a capital name hyphenated elsewhere than the gazetteer's or
+most papers' form is its own key, `hyphens`), read through the paper's own acronym definitions,
 the gazetteer's aliases and the corpus's agreed definitions (`acronyms`), then keys naming one concept
 are merged (`variants`). Generic names (`ontology/generic-terms.jsonl`) are not entities. The label is
 the gazetteer's name for a concept it knows, else the form most papers write (`labels.choose_label`), and the id
@@ -22,6 +23,7 @@ from kg.graph.context import Context, definers, squashed
 from kg.graph.concepts import concept_type, defined_votes, known_entry, typed_reading
 from kg.graph.evidence import cleaned, coined_here, measured_here
 from kg.text.keys import acronym_key, display_form, match_key, surface_key
+from kg.graph.hyphens import hyphen_key, standing_apart
 from kg.graph.ids import Concept, entity_ids
 from kg.graph.knowledge import Knowledge, default_knowledge
 from kg.graph.labels import choose_label, lone_adjective, repair
@@ -39,8 +41,10 @@ class Resolver:
     """The key of the concept a written form names, in a given paper."""
 
     def __init__(self, definitions: Definitions, knowledge: Knowledge, texts: dict[str, str] | None = None,
-                 coins: frozenset[tuple[str, str]] = frozenset()) -> None:
+                 coins: frozenset[tuple[str, str]] = frozenset(),
+                 surface: Callable[[str], str] = surface_key) -> None:
         self.definitions, self.knowledge = definitions, knowledge
+        self.surface = surface  # a written form's key before any reading (`hyphens.hyphen_key` in `resolve`)
         self.coins = coins  # (paper, acronym key) a paper coins without defining: its own name, no other's reading
         self.spelled_here: dict[tuple[str, str], str] = {}  # (paper, acronym key) -> its phrase's concept there
         self.context = Context(texts or {})
@@ -154,11 +158,12 @@ class Resolver:
         return self.expand(paper, self.key(name, paper))
 
     def key(self, name: str, paper: str = "") -> str:
-        """`surface_key`, except that an acronym written in another case than a gazetteer name is that name
-        (`ReLu`, `MIoU`, `BaBi`: ReLU, mIoU, bAbI) unless the gazetteer knows the form names something else (LoRa,
-        the radio protocol, is not LoRA: its key is the form itself), the paper defines or coins it, or the corpus
-        agrees on a definition of it."""
-        key = surface_key(name)
+        """`surface` (`surface_key`; a capital name hyphenated elsewhere than the gazetteer's or most papers' form,
+        A-BCD beside AB-CD, is its own key: `hyphens`), except that an acronym written in another case than a
+        gazetteer name is that name (`ReLu`, `MIoU`, `BaBi`: ReLU, mIoU, bAbI) unless the gazetteer knows the form
+        names something else (LoRa, the radio protocol, is not LoRA: its key is the form itself), the paper defines or
+        coins it, or the corpus agrees on a definition of it."""
+        key = self.surface(name)
         if (paper, key) in self.definitions.local:
             return key
         written = name[:-1] if name.endswith("s") and len(name) > 2 and name[-2].isupper() else name
@@ -221,9 +226,10 @@ def resolve(
     corpus = Corpus(papers)
     clean, original, raw = completed_forms(*cleaned(mentions, corpus.texts), corpus.texts)
     clean = promoted(clean, (original, raw), title_keys(papers))
-    definitions = read_definitions(paired(abbreviation_pairs), surface_key, spelled_label,
-                                   bound_pairs(clean, corpus.texts))
-    resolver = Resolver(definitions, knowledge, corpus.texts, coined_acronyms(clean, corpus.texts))
+    pairs = paired(abbreviation_pairs)
+    surface = hyphen_key(standing_apart(knowledge, [*((m.paper_id, m.name) for m in clean), *(p[:2] for p in pairs)]))
+    definitions = read_definitions(pairs, surface, spelled_label, bound_pairs(clean, corpus.texts))
+    resolver = Resolver(definitions, knowledge, corpus.texts, coined_acronyms(clean, corpus.texts), surface)
     by_key = key_mentions(clean, resolver)
     initial = sentence_initial(by_key, corpus.texts)
     groups, members = merge_variants(by_key, resolver, initial)
