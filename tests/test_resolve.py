@@ -503,7 +503,7 @@ def test_a_leading_modifier_is_not_the_one_word_more_of_an_expansion():
     ("QRABC", None), ("qr-abc", None), ("Qr-ABC", None), ("QRABC-10", None), ("Zo-QRABC", None), ("QR-", None),
 ])
 def test_a_hyphenation_is_an_all_capital_form_with_capitals_either_side_of_each_hyphen(form, hyphenated):
-    from kg.text.keys import hyphenation
+    from kg.graph.hyphens import hyphenation
 
     assert hyphenation(form) == hyphenated
 

@@ -9,8 +9,6 @@ from kg.text.markup import normalise_whitespace
 
 DASHES = re.compile(r"[\u2010-\u2015\u2212_/-]+")
 NON_WORD = re.compile(r"[^\w\s+#.@]+")
-CAPITAL_HYPHENS = re.compile(r"[A-Z0-9]*[A-Z](?:-[A-Z](?:[A-Z0-9]*[A-Z])?)*-[A-Z][A-Z0-9]*")  # AB-CD, A-B-C
-SPACED_DASH = re.compile(r"\s*[\u2010-\u2015\u2212-]\s*")
 ACRONYM = re.compile(r"(?=(?:[a-z]*[A-Z]){2})[A-Za-z]{2,4}")  # SSL, mAP, ReLU, ADAM: case is meaningful
 KEEP_S = frozenset(
     "analysis basis bias class gas lens loss mass news series species status process physics dynamics "
@@ -92,16 +90,6 @@ def acronym_key(form: str) -> str | None:
     if len(word) > 2 and word.endswith("s") and word[-2].isupper():
         word = word[:-1]
     return word[0] + word[1:].upper() if ACRONYM.fullmatch(word) else None
-
-
-@lru_cache(maxsize=1 << 16)
-def hyphenation(name: str) -> str | None:
-    """An all-capital form whose every hyphen stands between capitals, as written but for dashes, spacing and a
-    plural `s` (`AB–CDs`: AB-CD), else None: where its hyphens stand tells it from another (A-BCD)."""
-    form = SPACED_DASH.sub("-", name.strip())
-    if len(form) > 3 and form.endswith("s") and form[-2].isupper():
-        form = form[:-1]
-    return form if CAPITAL_HYPHENS.fullmatch(form) else None
 
 
 def surface_key(name: str) -> str:
