@@ -95,7 +95,7 @@ def test_an_alias_extending_the_name_is_the_concept_only_when_the_gazetteer_says
     ("Unlike the quiet neural network, quantized neural networks are cheap. QNNs are fast.",
      ["quantized neural networks"], "QNNs", "quiet neural network"),  # the usual reading written too
     ("We train quantized neural networks. QNN is fast.", ["quantized neural networks"], "QNN",
-     "quiet neural network"),  # the acronym typed otherwise (dataset)
+     "QNN"),  # the acronym typed otherwise (dataset): neither the phrase nor the one defining paper's reading
     ("We train quantized neural networks. Each QNN model is fast.", ["quantized neural networks"], "QNN model",
      "quantized neural network"),  # a form derived from the acronym reads it alike
 ])

@@ -317,11 +317,11 @@ def test_generic_terms_are_not_entities():
     from kg.graph.knowledge import build_knowledge
 
     knowledge = build_knowledge([], [{"name": "widget science", "aliases": ["WS"]}], surface_key)
-    mentions = [mention("p1", "widget science", "method"), mention("p2", "WS", "method"), mention("p3", "WS"),
+    mentions = [mention("p1", "widget science", "method"), mention("p2", "WS"), mention("p3", "WS"),
                 mention("p3", "wobble sampling"), mention("p1", "glorp net")]
     entities, links, _ = resolve(mentions, [("p3", "WS", "wobble sampling")], knowledge=knowledge)
     assert labels(entities) == {"wobble sampling", "glorp net"}
-    assert {(l.paper_id, l.entity_id) for l in links} == {  # p2's WS: the corpus's one definition
+    assert {(l.paper_id, l.entity_id) for l in links} == {  # p2's WS, of its type: the corpus's one definition
         ("p1", "model:glorp-net"), ("p2", "model:wobble-sampling"), ("p3", "model:wobble-sampling")}
 
 
@@ -558,3 +558,61 @@ def test_a_paper_defining_a_name_hyphenated_elsewhere_than_the_gazetteer_name_ke
     own = [e for e in entities if "Q-RABC" in (e.label, *e.aliases)]
     assert len(entities) == 2 and len(own) == 1 and "QR-ABC" not in (own[0].label, *own[0].aliases)
     assert {link.paper_id for link in links if link.entity_id == own[0].id} == {"p1"}
+
+
+# A reading only one abstract gives an acronym binds its bare uses elsewhere only where the paper's own words support
+# it (the long form written, or mentions of the reading's type); two distinct defining abstracts bind it everywhere.
+LATTICE = "We introduce the Zorvic Photon Lattice (ZPL), a sensing method for dim scenes."
+
+
+def written_at(paper: str, abstract: str, text: str, entity_type: str = "method") -> Mention:
+    start = abstract.index(text)
+    return Mention(paper, start, start + len(text), text, entity_type, name=text)
+
+
+def bare_zpl_links(abstract: str, bare_type: str, definer_type: str = "method", knowledge=None,
+                   second: str | None = None) -> tuple[dict[str, str], list]:
+    """p1 (and `second`, p3, if given) define ZPL as the Zorvic Photon Lattice; p2 writes `abstract`, ZPL bare."""
+    papers = [Paper("p1", LATTICE), Paper("p2", abstract), *([Paper("p3", second)] if second else [])]
+    mentions = [written_at(p.id, p.abstract, name, definer_type) for p in papers if p.id != "p2"
+                for name in ("Zorvic Photon Lattice", "ZPL")] + [written_at("p2", abstract, "ZPL", bare_type)]
+    pairs = [(p.id, "ZPL", "Zorvic Photon Lattice") for p in papers if p.id != "p2"]
+    entities, links, _ = resolve(mentions, pairs, knowledge=knowledge, papers=papers)
+    return {link.paper_id: link.entity_id for link in links}, entities
+
+
+@pytest.mark.parametrize(("definer_type", "abstract", "bare_type", "joined"), [
+    ("method", "Our agent reaches 52.5% ZPL on the unseen split.", "metric", False),  # another thing: its own node
+    ("method", "We evaluate on ZPL and two other corpora.", "dataset", False),
+    ("method", "We extend ZPL to moving scenes.", "method", True),  # a follow-up using the method: one node
+    ("method", "Unlike a Zorvic Photon Lattice, ZPL variants fail here.", "dataset", True),  # writes the long form
+    ("metric", "Our agent reaches 52.5% ZPL on the unseen split.", "dataset", True),  # written as a measure
+    ("metric", "We evaluate on ZPL and two other corpora.", "dataset", False),
+])
+def test_a_reading_one_abstract_gives_binds_a_bare_acronym_where_the_paper_supports_it(definer_type, abstract,
+                                                                                       bare_type, joined):
+    of, _ = bare_zpl_links(abstract, bare_type, definer_type)
+    assert (of["p2"] == of["p1"]) is joined
+
+
+@pytest.mark.parametrize(("second", "joined"), [
+    ("Zorvic Photon Lattice (ZPL) sensors see in the dark.", True),  # two defining abstracts agree
+    (LATTICE, False),  # the same abstract twice is one defining abstract
+])
+def test_two_distinct_defining_abstracts_bind_a_bare_acronym_of_any_type(second, joined):
+    of, _ = bare_zpl_links("Our agent reaches 52.5% ZPL on the unseen split.", "metric", second=second)
+    assert (of["p2"] == of["p1"] == of["p3"]) is joined
+
+
+@pytest.mark.parametrize(("entry", "reading"), [
+    ({"name": "zeta path length", "type": "metric", "aliases": ["ZPL"]}, "zeta path length"),  # another known name
+    ({"name": "ZPL", "type": "method"}, "Zorvic Photon Lattice"),  # the gazetteer names the acronym itself
+])
+def test_a_bare_acronym_the_gazetteer_spells_out_otherwise_keeps_the_gazetteer_reading(entry, reading):
+    from kg.graph.knowledge import build_knowledge
+    from kg.text.keys import surface_key
+
+    knowledge = build_knowledge([entry], [], surface_key)
+    of, entities = bare_zpl_links("We extend ZPL to moving scenes.", "method", knowledge=knowledge)
+    labels = {e.id: {e.label, *e.aliases} for e in entities}
+    assert any(reading.lower() == form.lower() for form in labels[of["p2"]])

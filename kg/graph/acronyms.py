@@ -1,7 +1,8 @@
 """Short forms: case-exact keys for acronyms, and which definitions may merge a short form with a long one.
 
 Rules: a short form joins a long form only in a paper that defines it, or in other papers when the
-corpus defines it one way (a dominant meaning); a short form defined differently stays its own node.
+corpus defines it one way (a dominant meaning; where one abstract alone gives it, only in papers whose own words
+support it: `resolve.Resolver.lone_reading`); a short form defined differently stays its own node.
 Acronym keys keep their case (SSL, mAP and MAP are three keys), so no merge happens by lower-casing.
 """
 from __future__ import annotations
@@ -76,6 +77,7 @@ class Definitions:
     names: dict[str, str]  # long key -> key of a coined name it spells out (DenseNet, AutoML)
     spelled: dict[str, Counter]  # long key -> its written long forms, by defining papers
     coined: dict[tuple[str, str], str] = field(default_factory=dict)  # (paper, long key) -> the name it defines there
+    agreeing: dict[str, tuple[str, ...]] = field(default_factory=dict)  # acronym key -> its `dominant` definers
 
 
 def read_definitions(pairs: Iterable[tuple[str, str, str]], key: Callable[[str], str],
@@ -94,6 +96,7 @@ def read_definitions(pairs: Iterable[tuple[str, str, str]], key: Callable[[str],
     spelled: dict[str, Counter] = defaultdict(Counter)
     coined: dict[tuple[str, str], str] = {}
     detected: dict[tuple[str, str], str] = {}  # (paper, acronym key) -> the detector's long form as written
+    voters: dict[str, list[tuple[str, str]]] = defaultdict(list)  # acronym key -> (paper, long key) per vote
     for paper, short, long in sorted(set(pairs)):
         short_key, long_key = key(short), key(long)
         if not short_key or not long_key or short_key == long_key or not plausible(short, long):
@@ -109,6 +112,7 @@ def read_definitions(pairs: Iterable[tuple[str, str, str]], key: Callable[[str],
             local[paper, short_key] = long_key
             detected[paper, short_key] = long
             votes[short_key][long_key] += 1
+            voters[short_key].append((paper, long_key))
     for paper, short, long in sorted(set(bound)):  # binding in their paper only: no votes elsewhere
         short_key, long_key = key(short), key(long)
         if not short_key or not long_key or short_key == long_key:
@@ -126,7 +130,7 @@ def read_definitions(pairs: Iterable[tuple[str, str, str]], key: Callable[[str],
         # a written long form with leading words the detector's lacks (`Structural Support Vector Machine (SVM)`, the
         # detector's `support vector machine`; `Sparse Subspace Clustering (SSC)`, detected as `subspace clustering`)
         # is the acronym's meaning in that paper, a narrower concept
-    dominant, ambiguous, same = {}, set(), []
+    dominant, ambiguous, same, agreeing = {}, set(), [], {}
 
     def written(long_key: str) -> str:  # a key has no spaces: compare the words papers write
         forms = spelled.get(long_key)
@@ -139,7 +143,8 @@ def read_definitions(pairs: Iterable[tuple[str, str, str]], key: Callable[[str],
         same.extend((best, k) for k in alike)
         if counts[best] + sum(counts[k] for k in alike) >= DOMINANT * sum(counts.values()):
             dominant[short_key] = best
+            agreeing[short_key] = tuple(sorted(p for p, long_key in voters[short_key] if long_key in {best, *alike}))
         else:
             ambiguous.add(short_key)
     chosen = {long: max(sorted(c), key=lambda k: c[k]) for long, c in names.items()}
-    return Definitions(local, dominant, frozenset(ambiguous), tuple(same), chosen, dict(spelled), coined)
+    return Definitions(local, dominant, frozenset(ambiguous), tuple(same), chosen, dict(spelled), coined, agreeing)

@@ -57,23 +57,28 @@ class Resolver:
             self.coined_as[long].add(name)
         self.cut = {(paper, long): known for (paper, short), long in definitions.local.items()
                     if (known := self.cut_short(short, long, paper))}  # the paper's cut long form reads as its acronym
+        self.lone = frozenset(short for short, papers in definitions.agreeing.items() if self.abstracts(papers) < 2)
         for short in list(self.readings):
             if short in knowledge.canonical or short in knowledge.names:
                 self.readings[short][self.known(short)] += 1  # the gazetteer's reading
 
     def typed(self, paper: str, name: str, mention_type: str, type_of: Callable[[str], str | None],
-              span: tuple[int, int] | None = None, spelled: Mapping[tuple[str, str], str] | None = None) -> str:
+              span: tuple[int, int] | None = None, spelled: Mapping[tuple[str, str], str] | None = None,
+              paper_types: frozenset[str] = frozenset()) -> str:
         """The key of a name as `__call__` reads it, except that a form the paper does not define takes the reading
-        its own words give (`own_reading`), else a bare acronym the corpus or the gazetteer reads several ways takes a
-        metric reading where the abstract writes it as a measure (at `span`, `evidence.measured_here`), else the
-        reading the abstract's words support (`context`), else the reading whose concept has the mention's type when
-        its usual reading has another (`typed_reading`)."""
+        its own words give (`own_reading`), else the reading one abstract alone gives it where the paper's mentions
+        of it (`paper_types`, else the mention's type) have that reading's type (`lone_typed`), else a bare acronym the
+        corpus or the gazetteer reads several ways takes a metric reading where the abstract writes it as a measure
+        (at `span`, `evidence.measured_here`), else the reading the abstract's words support (`context`), else the
+        reading whose concept has the mention's type when its usual reading has another (`typed_reading`)."""
         key = self.key(name, paper)
         default = self.expand(paper, key)
         if (paper, key) in self.definitions.local or (paper, key) in self.coins or (paper, key) in self.spelled_here:
             return default
         if own := self.own_reading(paper, name, mention_type, default, type_of, spelled or {}):
             return own
+        if lone := self.lone_typed(paper, key, paper_types or frozenset({mention_type}), type_of):
+            return lone
         readings = {k: n for k, n in self.readings.get(key, {}).items()
                     if n >= 2 or k in self.knowledge.types or self.written(k, paper)}
         if len(readings) < 2:
@@ -86,6 +91,30 @@ class Resolver:
         if chosen:
             return chosen
         return typed_reading(readings, default, mention_type, type_of)
+
+    def abstracts(self, papers: Iterable[str]) -> int:
+        """How many distinct abstracts the papers have (a paper without a known abstract counts as one)."""
+        papers = list(papers)
+        known = [p for p in papers if p in self.context.texts]
+        return len(self.context.distinct(known)) + len(papers) - len(known)
+
+    def lone_reading(self, paper: str, key: str) -> str | None:
+        """The concept of a corpus reading only one abstract gives an acronym, in a paper that neither defines the
+        acronym nor writes that reading's long form (its own words do not support it there); else None."""
+        if not paper or key not in self.lone or (paper, key) in self.definitions.local:
+            return None
+        reading = self.reading(key, self.definitions.dominant[key])
+        return None if self.written(reading, paper) else reading
+
+    def lone_typed(self, paper: str, key: str, paper_types: frozenset[str],
+                   type_of: Callable[[str], str | None]) -> str | None:
+        """The reading one abstract alone gives a bare acronym (`lone_reading`), where the paper's mentions of it have
+        the type of that reading's concept (one of `paper_types`) and the gazetteer does not spell the acronym out as
+        another name (ADE: average displacement error, not one paper's adverse drug event); else None."""
+        reading = self.lone_reading(paper, key)
+        if not reading or self.known(key) not in (key, reading) or type_of(reading) not in paper_types:
+            return None
+        return reading
 
     def written(self, concept: str, paper: str) -> bool:
         """Whether a sentence of the paper writes one of the concept's long forms whole (its words name the reading)."""
@@ -125,12 +154,13 @@ class Resolver:
         the name the paper coins for its spelled-out form, then the gazetteer's canonical name; a long form the paper
         defines its acronym by, cut short of the gazetteer's reading (`cut_short`), is that reading there. An acronym
         the paper coins itself (`we propose ICG, a ...`) without defining it is its own name, not another paper's
-        reading."""
+        reading; so is one whose agreed reading only one abstract gives and the paper's words do not write
+        (`lone_reading`: `typed` may still read it so by type)."""
         if (paper, key) in self.spelled_here:
             return self.spelled_here[paper, key]
         if (paper, key) in self.cut:
             return self.cut[paper, key]
-        if (paper, key) in self.coins and (paper, key) not in self.definitions.local:
+        if (paper, key) in self.coins and (paper, key) not in self.definitions.local or self.lone_reading(paper, key):
             return self.known(key)
         long = self.definitions.local.get((paper, key)) or self.definitions.dominant.get(key, key)
         return self.reading(key, long, paper)
@@ -182,10 +212,13 @@ class Resolver:
 
     def spelled_out(self, paper: str, name: str) -> str | None:
         """The key of a name with its acronym words expanded (`KL divergence`; `T2I generation` is text-to-image
-        generation, the word the expansion ends with not repeated), None if none expands."""
+        generation, the word the expansion ends with not repeated), None if none expands. An acronym word takes the
+        corpus's reading even where one abstract alone gives it (`lone_reading`): the caller joins the name only to
+        an expansion some paper writes."""
         words = re.split(r"[\s\-\u2010-\u2015]+", name)
         keys = [(acronym_key(w) or self.known_short(w)) if len(words) > 1 else None for w in words]
-        expanded = [self.expand(paper, k) if k else w for k, w in zip(keys, words)]
+        expanded = [self.expand("" if self.lone_reading(paper, k) else paper, k) if k else w
+                    for k, w in zip(keys, words)]
         if expanded == [k or w for k, w in zip(keys, words)]:
             return None
         repeated = {i + 1 for i, (k, e) in enumerate(zip(keys, expanded[:-1]))  # `T2I generation`: generation once
@@ -285,11 +318,31 @@ def key_mentions(mentions: list[Mention], resolver: Resolver) -> dict[str, list[
         return resolver.knowledge.types.get(key) or types.get(key)
 
     spelled = phrase_initials(first)
+    in_paper = paper_types(first, resolver.context.texts)
+    first_key = {m: key for key, group in first.items() for m in group}
     by_key: dict[str, list[Mention]] = defaultdict(list)
     for mention in mentions:
-        span = (mention.start, mention.end)
-        by_key[resolver.typed(mention.paper_id, mention.name, mention.type, type_of, span, spelled)].append(mention)
+        span, paper = (mention.start, mention.end), mention.paper_id
+        by_key[resolver.typed(paper, mention.name, mention.type, type_of, span, spelled,
+                              in_paper.get((paper, first_key[mention]), frozenset()))].append(mention)
     return by_key
+
+
+def paper_types(by_key: Mapping[str, list[Mention]],
+                texts: Mapping[str, str]) -> dict[tuple[str, str], frozenset[str]]:
+    """(paper, key) -> the types of the paper's mentions of the key (`written_types`)."""
+    found: dict[tuple[str, str], list[Mention]] = defaultdict(list)
+    for key, group in by_key.items():
+        for m in group:
+            found[m.paper_id, key].append(m)
+    return {(paper, key): written_types(group, texts.get(paper)) for (paper, key), group in found.items()}
+
+
+def written_types(group: list[Mention], text: str | None) -> frozenset[str]:
+    """The type of one paper's mentions of a key (`concept_type`), and metric too where the abstract writes one of
+    them where a measure stands (`evidence.measured_here`: `52.5% ZPL`)."""
+    measured = text is not None and any(measured_here(text, m.start, m.end) for m in group)
+    return frozenset({concept_type(group), *(("metric",) if measured else ())})
 
 
 def acronym_letters(name: str) -> str | None:
