@@ -10,7 +10,6 @@ from spacy.tokens import Doc
 from kg.extraction.interface import Candidate, DocContext
 from kg.extraction.doccache import attrs, text as doc_text
 from kg.extractors.model.linear import LABELS
-from kg.extractors.model.modifiers import extend_modifiers
 from kg.extractors.rules.combine import group_keys
 
 
@@ -32,13 +31,10 @@ def decode(doc: Doc, context: DocContext, ranges: list[tuple[int, int]], probs: 
            threshold: float, source: str = "span_model") -> list[Candidate]:
     """Entity mentions (token `ranges`; `probs` over LABELS, column 0 = none): chosen spans, one type per concept
     (summed type probabilities over its mentions) and one role per concept (proposed when its most confident
-    mention says so); a long form that modifies the noun after its acronym is read with that noun
-    (`extend_modifiers`); `source` names the model in each mention."""
+    mention says so); `source` names the model in each mention."""
     a = attrs(doc)
     chosen = choose(ranges, 1.0 - probs[:, 0], threshold)
     spans = [(a.idx[ranges[i][0]], a.idx[ranges[i][1] - 1] + len(a.text[ranges[i][1] - 1])) for i in chosen]
-    phrases = extend_modifiers(doc, list(zip(chosen, spans)), context.abbreviations)  # `Key-Value (KV) cache`
-    chosen, spans = [i for i, _ in phrases], [span for _, span in phrases]
     text = doc_text(doc)
     keys = group_keys(text, [Candidate(s, e, "method") for s, e in spans], context.abbreviations)
     type_sum: dict[str, np.ndarray] = defaultdict(lambda: np.zeros(len(LABELS) - 1))

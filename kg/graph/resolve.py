@@ -22,7 +22,7 @@ from kg.graph.coinage import MARK, claims, credible, shared, split_coinages
 from kg.graph.context import Context, definers, squashed
 from kg.graph.concepts import concept_type, defined_votes, known_entry, typed_reading
 from kg.graph.evidence import cleaned, coined_here, measured_here
-from kg.text.keys import INNER_ACRONYM, acronym_key, display_form, match_key, surface_key
+from kg.text.keys import acronym_key, display_form, match_key, surface_key
 from kg.graph.hyphens import hyphen_key, standing_apart
 from kg.graph.ids import Concept, entity_ids
 from kg.graph.knowledge import Knowledge, default_knowledge
@@ -448,8 +448,7 @@ def make_entities(groups: dict[str, list[Mention]], members: dict[str, list[str]
         label = choose_label(forms, papers, proper=entity_type == "dataset", known=knowledge.names.get(known or ""),
                              descriptive=descriptive)
         concepts.append(concept_of(entity_type, label, key, members[key], resolver))
-        written = {m.name for m in group if not INNER_ACRONYM.search(m.name)}  # `Key-Value (KV) cache`: its display form
-        rows.append((key, entity_type, label, tuple(sorted((set(forms) | written) - {label}))))
+        rows.append((key, entity_type, label, tuple(sorted((set(forms) | {m.name for m in group}) - {label}))))
     entity_of = {}
     entities = []
     for (key, entity_type, label, aliases), entity_id in zip(rows, entity_ids(concepts)):

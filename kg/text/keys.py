@@ -10,7 +10,6 @@ from kg.text.markup import normalise_whitespace
 DASHES = re.compile(r"[\u2010-\u2015\u2212_/-]+")
 NON_WORD = re.compile(r"[^\w\s+#.@]+")
 VERSION_ZERO = re.compile(r"(?<=\d)\.0+$")  # `Terminal-Bench 2.0` is version 2
-INNER_ACRONYM = re.compile(r"\s*\([^()\s]{1,12}\)(?=\s+\w)")  # `Key-Value (KV) cache`: the acronym inside a phrase
 ACRONYM = re.compile(r"(?=(?:[a-z]*[A-Z]){2})[A-Za-z]{2,4}")  # SSL, mAP, ReLU, ADAM: case is meaningful
 KEEP_S = frozenset(
     "analysis basis bias class gas lens loss mass news series species status process physics dynamics "
@@ -61,7 +60,7 @@ def singular(word: str) -> str:
 @lru_cache(maxsize=1 << 16)  # names repeat across papers; 50k papers call this ~400k times
 def normal_form(name: str) -> str:
     """The words of a surface form, normalised: case, dashes, markup, spelling and plural folded."""
-    text = unicodedata.normalize("NFKD", INNER_ACRONYM.sub("", name))
+    text = unicodedata.normalize("NFKD", name)
     text = "".join(c for c in text if not unicodedata.combining(c))  # Fréchet = Frechet
     text = NON_WORD.sub(" ", DASHES.sub(" ", text))
     words = normalise_whitespace(text).split()
@@ -103,7 +102,7 @@ def surface_key(name: str) -> str:
 def display_form(name: str) -> str:
     """A written form for display: whitespace normalised, a lowercase last word in the singular
     (`neural networks` -> `neural network`); capitalised words, acronyms and names stay as written."""
-    text = normalise_whitespace(INNER_ACRONYM.sub("", name))
+    text = normalise_whitespace(name)
     words = text.split(" ")
     cut = next((i for i, w in enumerate(words) if w in PREPOSITIONS and i > 0), len(words))
     if cut < len(words):  # "mixture of experts": the head is before the preposition
