@@ -9,6 +9,7 @@ from kg.text.markup import normalise_whitespace
 
 DASHES = re.compile(r"[\u2010-\u2015\u2212_/-]+")
 NON_WORD = re.compile(r"[^\w\s+#.@]+")
+VERSION_ZERO = re.compile(r"(?<=\d)\.0+$")  # `Terminal-Bench 2.0` is version 2
 ACRONYM = re.compile(r"(?=(?:[a-z]*[A-Z]){2})[A-Za-z]{2,4}")  # SSL, mAP, ReLU, ADAM: case is meaningful
 KEEP_S = frozenset(
     "analysis basis bias class gas lens loss mass news series species status process physics dynamics "
@@ -72,7 +73,7 @@ def normal_form(name: str) -> str:
     text = " ".join(words).lower()
     for pattern, replacement in SPELLING:
         text = pattern.sub(replacement, text)
-    return text
+    return VERSION_ZERO.sub("", text)
 
 
 @lru_cache(maxsize=1 << 16)
