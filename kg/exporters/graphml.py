@@ -21,7 +21,7 @@ from kg.exporters.target import Target, text_output
 from kg.registry import exporters
 from kg.graph.resolution import Resolution, graph_of
 from kg.graph.views import project
-from kg.text.shorten import shorten as shorten_text
+from kg.text.shorten import excerpt, shorten as shorten_text
 
 NAMESPACE = "http://graphml.graphdrawing.org/xmlns"
 SCHEMA = f"{NAMESPACE} {NAMESPACE}/1.0/graphml.xsd"
@@ -75,6 +75,17 @@ def shorten(text: str, limit: int = EVIDENCE_LENGTH) -> str:
     return shorten_text(text, limit)
 
 
+def mention_excerpt(sentence: str, start: int, end: int, limit: int = EVIDENCE_LENGTH) -> str:
+    """The sentence, whitespace collapsed, cut to `limit` characters where the mention at [start, end) stays in view
+    (the sentence's head when it holds the mention, as `shorten` cuts it)."""
+    head = " ".join(sentence[:start].split()) + (" " if sentence[:start][-1:].isspace() else "")
+    mention = " ".join(sentence[start:end].split())
+    tail = (" " if sentence[end:][:1].isspace() else "") + " ".join(sentence[end:].split())
+    text = (head.lstrip() + mention + tail).strip()
+    begin = len(head.lstrip())
+    return excerpt(text, begin, begin + len(mention), limit)
+
+
 def node_values(H: nx.Graph, seed: int, community: Mapping[Any, int]) -> Iterable[tuple[Any, dict[str, Any]]]:
     """Each node with the values of the declared node keys (`community`: the full graph's topics)."""
     metrics = node_metrics(H, seed, community)
@@ -121,7 +132,10 @@ def edge_evidence(H: nx.Graph, source: Any, data: dict) -> tuple[str | None, str
     if data.get("kind") == "mention" and data.get("evidence"):
         first = data["evidence"][0]
         abstract = H.nodes[source].get("abstract") or ""
-        return shorten(abstract[first.sentence_start:first.sentence_end] or first.text), None
+        sentence = abstract[first.sentence_start:first.sentence_end]
+        if not sentence:
+            return shorten(first.text), None
+        return mention_excerpt(sentence, first.start - first.sentence_start, first.end - first.sentence_start), None
     if data.get("kind") == "relation" and data.get("relations"):
         found = data["relations"].get(data.get("relation")) or next(iter(data["relations"].values()))
         return (shorten(found[0].text), found[0].paper_id) if found else (None, None)

@@ -15,3 +15,16 @@ def shorten(text: str, limit: int, strip: str = " ", at_word: bool = False) -> s
         space = text.rfind(" ", 0, limit)
         end = space if space > limit // 3 else limit
     return text[:end].rstrip(strip) + ELLIPSIS
+
+
+def excerpt(text: str, start: int, end: int, limit: int) -> str:
+    """`text` cut to at most `limit` characters so that [start, end) (a mention in its sentence) stays in view: the
+    head as `shorten` cuts it when the span ends inside it, else a window around the span, begun with "…" and ended
+    with "…" unless it reaches the end of the text."""
+    if len(text) <= limit or end <= limit - 1:
+        return shorten(text, limit)
+    if len(text) - start <= limit - 1:  # the window reaches the end: one ellipsis, in front
+        return ELLIPSIS + text[len(text) - (limit - 1):].lstrip()
+    keep = limit - 2  # an ellipsis at each end
+    begin = max(1, start - max(keep - (end - start), 0) // 2)
+    return ELLIPSIS + text[begin:begin + keep].strip() + ELLIPSIS
