@@ -616,3 +616,21 @@ def test_a_bare_acronym_the_gazetteer_spells_out_otherwise_keeps_the_gazetteer_r
     of, entities = bare_zpl_links("We extend ZPL to moving scenes.", "method", knowledge=knowledge)
     labels = {e.id: {e.label, *e.aliases} for e in entities}
     assert any(reading.lower() == form.lower() for form in labels[of["p2"]])
+
+
+@pytest.mark.parametrize(("extra", "known", "joined"), [
+    ("flurbing", True, False),  # `quux-of-zorb (QOZ) flurbing`, a known task: the modifier alone is not it
+    ("flurbing", False, True),  # neither known: two expansions that read alike stay one concept
+])
+def test_an_expansion_a_known_name_extends_by_a_word_is_not_that_name(extra, known, joined):
+    from kg.graph.knowledge import build_knowledge
+    from kg.text.keys import surface_key
+
+    entries = [{"name": f"quux-of-zorb {extra}", "type": "task", "aliases": []}] if known else []
+    gazetteer = build_knowledge(entries, [], surface_key)
+    mentions = [mention(p, text, "task") for p, text in (("p1", "quux-of-zorb"), ("p2", "QOZ"), ("p3", "QOZ"),
+                                                          ("p4", f"quux-of-zorb {extra}"), ("p5", "QOZ"))]
+    pairs = [("p1", "QOZ", "quux-of-zorb"), ("p2", "QOZ", "quux-of-zorb"), ("p3", "QOZ", "quux-of-zorb"),
+             ("p4", "QOZ", f"quux-of-zorb {extra}"), ("p5", "QOZ", "quux-of-zorb")]
+    entities, _, _ = resolve(mentions, pairs, knowledge=gazetteer)
+    assert (len(entities) == 1) is joined

@@ -30,7 +30,7 @@ from kg.graph.labels import choose_label, lone_adjective, repair
 from kg.graph.links import Corpus, link_papers, proposal_check, relate
 from kg.graph.spellings import family_pairs, same_labels, typo_pairs, written_pairs
 from kg.graph.titles import promoted, title_keys
-from kg.graph.variants import NAMED_TYPES, case_pairs, regroup, ending_pairs, inverted_pairs, kind_pairs, word_twins
+from kg.graph.variants import KINDS, NAMED_TYPES, case_pairs, regroup, ending_pairs, inverted_pairs, kind_pairs, word_twins
 from kg.types import Entity, Link, Mention, MentionRelation, Paper, Relation
 
 __all__ = ["resolve", "Resolver"]
@@ -440,7 +440,8 @@ def merge_variants(by_key: dict[str, list[Mention]], resolver: Resolver,
              *inverted_pairs(forms, keys, resolver),
              *((k, t) for k, t in spelled if t in keys and t != k),
              *defined_spelled_out(resolver, keys),
-             *((a, b) for a, b in resolver.definitions.same if a in keys and b in keys),
+             *((a, b) for a, b in resolver.definitions.same
+               if a in keys and b in keys and not known_apart(resolver, a, b)),
              *known_alike(resolver, keys)]
     types = {k: concept_type(g) for k, g in by_key.items()}
     pairs.extend(ending_pairs(keys, resolver.known, types.__getitem__, resolver.knowledge.names, resolver.knowledge.generic))
@@ -456,6 +457,21 @@ def merge_variants(by_key: dict[str, list[Mention]], resolver: Resolver,
     pairs.extend(written_pairs(forms, keys, lambda k: types[k], resolver))
     # a defined acronym joins only its own type: LM the model, LM the modeling
     return regroup(by_key, [(a, b) for a, b in pairs if a not in defined or types[a] == types[b]])
+
+
+def known_apart(resolver: Resolver, a: str, b: str) -> bool:
+    """Two expansions of one acronym that read alike (`acronyms.same_meaning`) where one is the other with a whole word
+    more at its end that names no kind (`detection`, not `network` or `model`) and the gazetteer names only the
+    longer as a concept: `out-of-distribution (OOD)` is the modifier, `out-of-distribution (OOD) detection` the
+    task."""
+    short, long = sorted((a, b), key=len)
+    extra = long[len(short):]
+    if not long.startswith(short) or not extra or extra in KINDS or resolver.known(short) == resolver.known(long):
+        return False
+    written = resolver.definitions.spelled.get(long, {})  # a whole word more (not `question-answer(ing)`)
+    if not any(len(words := re.split(r"[\s-]+", form)) > 1 and match_key(words[-1]) == extra for form in written):
+        return False
+    return resolver.known(long) in resolver.knowledge.names and resolver.known(short) not in resolver.knowledge.names
 
 
 def defined_spelled_out(resolver: Resolver, keys: set[str]) -> Iterable[tuple[str, str]]:
