@@ -318,7 +318,8 @@ def key_mentions(mentions: list[Mention], resolver: Resolver) -> dict[str, list[
         return resolver.knowledge.types.get(key) or types.get(key)
 
     spelled = phrase_initials(first)
-    in_paper = paper_types(first, resolver.context.texts)
+    lone = {resolver.known(short) for short in resolver.lone}  # the only first keys whose types `lone_typed` reads
+    in_paper = paper_types({k: group for k, group in first.items() if k in lone}, resolver.context.texts)
     first_key = {m: key for key, group in first.items() for m in group}
     by_key: dict[str, list[Mention]] = defaultdict(list)
     for mention in mentions:
