@@ -18,6 +18,10 @@ from kg.text.abbreviations import find_abbreviations
          "Noisy Kitchen Recipe Corpus"),
         ("the Quiet Harbor Tide Benchmark (QuietHarborBench) is new", "QuietHarborBench",
          "Quiet Harbor Tide Benchmark"),
+        ("We adapt image-to-image (I2I) models.", "I2I", "image-to-image"),
+        ("a pay-for-performance (P4P) scheme", "P4P", "pay-for-performance"),
+        ("that we call Rotary Widget Estimation, or RoWE. It works.", "RoWE", "Rotary Widget Estimation"),
+        ("Deep belief networks, or DBNs, are old.", "DBNs", "Deep belief networks"),
     ],
 )
 def test_finds_definition(text: str, short: str, long: str) -> None:
@@ -32,7 +36,9 @@ def test_finds_definition(text: str, short: str, long: str) -> None:
     ["results (see below) are good", "a value (42) here", "trained twice (2x) faster",
      "a model (Smith et al., 2020) here", "the zebra model (QQQ) is unrelated",
      "hierarchical evaluation of averaged yield benchmarks (HeavyYieldBench) here",
-     "a long coined word (ThisWordIsFarTooLongToBeShort) here"],
+     "a long coined word (ThisWordIsFarTooLongToBeShort) here",
+     "we compare SGD, Adam, or RMSProp here", "a residual net (R2D) here",
+     "text-to-image models, generative video models (T2V models)", "GPU memory, or GPU usage"],
 )
 def test_rejects_non_definitions(text: str) -> None:
     assert find_abbreviations(text) == []

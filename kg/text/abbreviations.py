@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Iterator
 
 PAREN = re.compile(r"\(([^()]{1,24})\)")
+COMMA_OR = re.compile(r",\s+or\s+([A-Za-z][\w-]*[A-Za-z0-9])(?=[\s.,;:)]|$)")
 WORD = re.compile(r"[^\s()]+")
 MAX_LONG_WORDS = 12
 
@@ -49,6 +51,24 @@ def segments_fit(short: str, long: str) -> bool:
     return all(any(w.startswith(p.lower()) for w in words) for p in pieces)
 
 
+DIGIT_WORDS = {"2": "to", "4": "for"}  # I2I: image-to-image, L2L: learning-to-learn, P4P: pay-for-performance
+
+
+def matches_at(span: str, i: int, c: str, first: bool) -> bool:
+    """Whether short-form character `c` matches span[i] (the first one only at a word start).
+
+    A digit the span does not contain matches the word it sounds like (`2` the word "to").
+    """
+    if first and i > 0 and span[i - 1].isalnum():
+        return False
+    word = DIGIT_WORDS.get(c) if c not in span else None
+    if word is None:
+        return span[i] == c
+    after = i + len(word)
+    return (span.startswith(word, i) and (i == 0 or not span[i - 1].isalnum())
+            and (after == len(span) or not span[after].isalnum()))
+
+
 def match_long_form(short: str, words: list[tuple[int, str]], text: str) -> tuple[int, int] | None:
     """The Schwartz-Hearst backward match of `short` against the preceding words."""
     chars = [c.lower() for c in short if c.isalnum()]
@@ -60,7 +80,7 @@ def match_long_form(short: str, words: list[tuple[int, str]], text: str) -> tupl
     s, i = len(chars) - 1, len(span) - 1
     while s >= 0:
         c = chars[s]
-        while i >= 0 and (span[i] != c or (s == 0 and i > 0 and span[i - 1].isalnum())):
+        while i >= 0 and not matches_at(span, i, c, s == 0):
             i -= 1
         if i < 0:
             return None
@@ -84,22 +104,41 @@ def last_words(text: str, start: int, stop: int, count: int = MAX_LONG_WORDS) ->
         size *= 4
 
 
+def defined_before(text: str, short: str, stop: int) -> tuple[int, str] | None:
+    """The long form that `short` abbreviates, ending at `stop` in its sentence: its start and text."""
+    dot = text.rfind(". ", 0, stop)
+    words = last_words(text, dot + 2 if dot >= 0 else 0, stop)
+    span = match_long_form(short, words, text)
+    if span is None:
+        return None
+    long = text[span[0]:span[1]].strip(" ,;:-")
+    if len(long) <= len(short) or short.lower() in long.lower().split() or not segments_fit(short, long):
+        return None
+    if "," in long and any(digit in short and digit not in long for digit in DIGIT_WORDS):
+        return None  # a digit read as a word across a list is no definition
+    return span[0], long
+
+
+def comma_or_definitions(text: str) -> Iterator[Abbreviation]:
+    """`Compressive Phase Retrieval with Alternating Minimization, or CoPRAM`: a long form, `, or`, its acronym."""
+    for match in COMMA_OR.finditer(text):
+        short = match.group(1)
+        if not is_short_form(short) or sum(c.isupper() for c in short) < 2:
+            continue
+        defined = defined_before(text, short, match.start())
+        if defined is not None and "," not in defined[1]:
+            yield Abbreviation(short, match.start(1), defined[1], defined[0])
+
+
 def find_abbreviations(text: str) -> list[Abbreviation]:
-    """All `long form (SHORT)` definitions in `text`, in order of appearance."""
+    """All `long form (SHORT)` and `long form, or SHORT` definitions in `text`, in order of appearance."""
     found: list[Abbreviation] = []
     for paren in PAREN.finditer(text):
         inner = paren.group(1).split(";")[0].split(",")[0].strip()
         if not is_short_form(inner):
             continue
-        stop = text.rfind(". ", 0, paren.start())
-        sentence_start = stop + 2 if stop >= 0 else 0
-        words = last_words(text, sentence_start, paren.start())
-        span = match_long_form(inner, words, text)
-        if span is None:
-            continue
-        start, end = span
-        long = text[start:end].strip(" ,;:-")
-        if len(long) <= len(inner) or inner.lower() in long.lower().split() or not segments_fit(inner, long):
-            continue
-        found.append(Abbreviation(inner, paren.start(1) + paren.group(1).index(inner), long, start))
-    return found
+        defined = defined_before(text, inner, paren.start())
+        if defined is not None:
+            found.append(Abbreviation(inner, paren.start(1) + paren.group(1).index(inner), defined[1], defined[0]))
+    found.extend(comma_or_definitions(text))
+    return sorted(found, key=lambda a: a.long_start)
