@@ -74,3 +74,19 @@ def test_a_metric_measures_the_numbers_its_wording_reaches(text: str, written: s
 def test_a_measure_carries_to_a_later_number_of_its_clause(text: str, first: str, second: str, carried: bool) -> None:
     numbers, earlier = number_at(text, first)
     assert carries(text, numbers, earlier.start, number_at(text, second)[1]) == carried
+
+
+@pytest.mark.parametrize("text, pairs", [
+    ("FlurbNet raises the pass rate from 59% to 78% on Zorbo.", [("59", "78")]),
+    ("It improves QuillNet from about 19.06 to 20.05 mIoU and from 21.4 to 21.9 mIoU.",
+     [("19.06", "20.05"), ("21.4", "21.9")]),
+    ("Scores range from 0.73 to 0.92 across seeds.", []),  # a range: one quantity's span, not a before and after
+    ("It reaches 59% and 78% on two splits.", []),
+    ("Accuracy went up to 78% from 59% overall.", []),
+])
+def test_before_and_after_pairs(text: str, pairs: list) -> None:
+    from kg.extractors.results.binding import before_and_after
+
+    numbers = find_numbers(text)
+    found = [(numbers[i].value, numbers[j].value) for i, j in before_and_after(text, numbers).items()]
+    assert found == pairs

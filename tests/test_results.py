@@ -117,6 +117,19 @@ def test_shipped_model_reads_a_score_and_leaves_a_size(parse) -> None:
     assert doc.text[read["95.12"].dataset.start:read["95.12"].dataset.end] == "CIFAR-10"
 
 
+def test_the_value_before_an_improvement_is_not_the_improvers(parse) -> None:
+    from kg.extractors import build_extract
+
+    doc, context = parse("We propose FooNet for image classification. On CIFAR-10, FooNet improves the accuracy "
+                         "from 71.2% to 78.9%.")
+    _, _, results = build_extract()(doc, context)
+    read = {doc.text[r.start:r.end]: r for r in results}
+    assert {"71.2", "78.9"} <= set(read)
+    after, before = read["78.9"], read["71.2"]
+    assert doc.text[after.subject.start:after.subject.end] == "FooNet"
+    assert (before.subject, before.proposal) == (None, False)  # the state before FooNet: an unnamed baseline
+
+
 @pytest.mark.parametrize("sentence, value", [
     ("On SQuAD the probe reports a +4.12 F1 residual that flips to -3.33 F1 under other prompts.", "-3.33"),
     ("FooNet scores 0.52 F1, which falls to -0.31 F1 under noise.", "-0.31"),

@@ -87,3 +87,20 @@ def binds(text: str, numbers: Sequence[Number], number: Number, start: int, end:
         return False  # `-1.26 FID and +10.19 IS`: a number with its own measure written after it takes no other
     written_after = [n for n in numbers if n.end <= start and ADJACENT.fullmatch(text[min(n.unit_end, start):start])]
     return carries(text, numbers, written_after[-1].start if written_after else start, number)
+
+
+FROM_BEFORE = re.compile(r"\bfrom\s+(?:(?:an?|the|about|around|roughly|approximately|average|mean|of|just|only)\s+){0,3}$",
+                         re.IGNORECASE)
+TO_BETWEEN = re.compile(r"\s*to\s+(?:(?:an?|about|around|roughly|approximately|just|only|nearly|almost|over)\s+){0,2}",
+                        re.IGNORECASE)
+
+
+def before_and_after(text: str, numbers: Sequence[Number]) -> dict[int, int]:
+    """Each before-value of a `from X to Y` written with both ends unbounded (`raises the pass rate from 59% to
+    78%`; a range's ends are bounded, `ranging from 0.73 to 0.92`): its index in `numbers` -> the after-value's."""
+    pairs = {}
+    for i, (first, second) in enumerate(zip(numbers, numbers[1:])):
+        if (first.bound is None and second.bound is None and TO_BETWEEN.fullmatch(text[first.unit_end:second.start])
+                and FROM_BEFORE.search(text[max(0, first.start - 40):first.start])):
+            pairs[i] = i + 1
+    return pairs

@@ -10,9 +10,9 @@ from spacy.tokens import Doc
 from kg.extraction.doccache import text as doc_text
 from kg.extraction.interface import Candidate, CandidateRelation, DocContext
 from kg.extraction.results import CandidateResult
-from kg.extractors.results.binding import carries
+from kg.extractors.results.binding import before_and_after, carries
 from kg.extractors.results.features import number_features
-from kg.extractors.results.fields import read_fields
+from kg.extractors.results.fields import Fields, read_fields
 from kg.extractors.results.model import LABELS, ResultsModel, load
 from kg.extractors.results.numbers import Number, find_numbers, worded_bound
 from kg.extractors.results.signs import signed_change
@@ -55,22 +55,41 @@ def read_results(model: ResultsModel, doc: Doc, mentions: Sequence[Candidate],
         key = (number.value.lstrip("+").replace(",", ""), number.unit)
         if key not in best or result > best[key][0]:
             best[key] = (result, number, kind)
-    found: list[CandidateResult] = []
+    read: list[tuple[float, Number, str, Fields]] = []
     sentence_of = sentence_index(doc)
     for result, number, kind in sorted(best.values(), key=lambda b: b[1].start):
         f = read_fields(doc, number, mentions, kind, model, relations)
-        before = found[-1] if found and sentence_of(found[-1].start) == sentence_of(number.start) else None
-        if not f.metric_name and before is not None and carries(doc_text(doc), numbers, before.start, number):
+        before = read[-1][3] if read and sentence_of(read[-1][1].start) == sentence_of(number.start) else None
+        if not f.metric_name and before is not None and carries(doc_text(doc), numbers, read[-1][1].start, number):
             f = replace(f, metric=before.metric, metric_name=before.metric_name)  # '95.1% accuracy, 90.5% for X'
         if kind == "score" and impossible(kind, number.decimal, number.unit, f.metric_name or ""):
             kind = "change"  # no accuracy reaches 224%, no F1 is negative: only a change can read so
             f = replace(read_fields(doc, number, mentions, kind, model, relations), metric=f.metric,
                         metric_name=f.metric_name)
-        found.append(CandidateResult(number.start, number.end, kind, number.unit, f.metric_name,
-                                     number.bound or worded_bound(doc_text(doc), number.start),
-                                     f.setting, f.proposal, f.subject, f.metric, f.dataset, f.task, f.against,
-                                     result, f.dataset_name))
-    return found
+        read.append((result, number, kind, f))
+    read = apart(doc, numbers, read, mentions, model, relations)
+    return [CandidateResult(number.start, number.end, kind, number.unit, f.metric_name,
+                            number.bound or worded_bound(doc_text(doc), number.start), f.setting, f.proposal,
+                            f.subject, f.metric, f.dataset, f.task, f.against, result, f.dataset_name)
+            for result, number, kind, f in read]
+
+
+def apart(doc: Doc, numbers: Sequence[Number], read: list[tuple[float, Number, str, Fields]],
+          mentions: Sequence[Candidate], model: ResultsModel, relations: Sequence[CandidateRelation]):
+    """The before-value of a `from X to Y` pair of scores is not the after-value's subject (`improves OccWorld from
+    19.06 to 20.05`: OccWorld's and the proposal's): it takes its next likeliest subject."""
+    at = {number.start: i for i, (_, number, _, _) in enumerate(read)}
+    out = list(read)
+    for first, second in before_and_after(doc_text(doc), numbers).items():
+        i, j = at.get(numbers[first].start), at.get(numbers[second].start)
+        if i is None or j is None or read[i][2] != "score" or read[j][2] != "score":
+            continue
+        if read[i][3].subject_name == read[j][3].subject_name:
+            result, number, kind, f = read[i]
+            other = read_fields(doc, number, mentions, kind, model, relations, read[j][3].subject_name)
+            out[i] = (result, number, kind, replace(f, subject=other.subject, proposal=other.proposal,
+                                                    subject_name=other.subject_name))
+    return out
 
 
 def make_results_step(weights: Path | None = None) -> ResultsFn:

@@ -38,6 +38,7 @@ class Fields:
     against: Candidate | None = None
     setting: str | None = None
     dataset_name: str | None = None  # the words naming the data when no dataset entity does ('held-out test set')
+    subject_name: str = ""  # the chosen subject option's name (a mention's casefolded text, or a stand-in)
 
 
 def in_span(mentions: Sequence[Candidate], start: int, end: int, types: Sequence[str]) -> list[Candidate]:
@@ -132,9 +133,10 @@ class Links:
 
 
 def link(doc: Doc, number: Number, mentions: Sequence[Candidate], kind: str, model: ResultsModel | None,
-         relations: Sequence[CandidateRelation] = ()) -> Links:
+         relations: Sequence[CandidateRelation] = (), other_subject: str | None = None) -> Links:
     """The subject and dataset options of a number and the model's choice among them (None: the first);
-    `relations`: what the relation head found between the paper's mentions."""
+    `relations`: what the relation head found between the paper's mentions; `other_subject`: a subject the
+    number cannot have (that of the after-value of its before-and-after)."""
     index, last = token_at(doc, number.start), token_at(doc, max(number.unit_end - 1, number.start))
     sentence = doc[index].sent
     starts = [s.start_char for s in doc.sents]
@@ -155,17 +157,18 @@ def link(doc: Doc, number: Number, mentions: Sequence[Candidate], kind: str, mod
     phrases = [p for p in cached(doc, "results_phrases", lambda d: data_phrases(d, mentions))
                if bounds[0] <= p.start < bounds[1]]  # words name data only in the number's own sentence
     datasets = options(doc, number, [*mentions, *phrases], DATASET_TYPES, (NONE,))
-    subject, subject_features = choose(model and model.subject, doc, number, subjects, place, starts, context, counts)
+    subject, subject_features = choose(model and model.subject, doc, number, subjects, place, starts, context, counts,
+                                       other_subject)
     dataset, dataset_features = choose(model and model.dataset, doc, number, datasets, place, starts, context, counts)
     return Links(subjects, subject_features, datasets, dataset_features, subject, dataset)
 
 
 def read_fields(doc: Doc, number: Number, mentions: Sequence[Candidate], kind: str, model: ResultsModel,
-                relations: Sequence[CandidateRelation] = ()) -> Fields:
-    """The fields of a number read as a result of `kind` (score/change)."""
+                relations: Sequence[CandidateRelation] = (), other_subject: str | None = None) -> Fields:
+    """The fields of a number read as a result of `kind` (score/change); `other_subject`: as in `link`."""
     index, last = token_at(doc, number.start), token_at(doc, max(number.unit_end - 1, number.start))
     sentence = doc[index].sent
-    links = link(doc, number, mentions, kind, model, relations)
+    links = link(doc, number, mentions, kind, model, relations, other_subject)
     metric, metric_name = metric_of(doc, number, sentence, mentions, index, last)
     tasks = in_span(mentions, sentence.start_char, sentence.end_char, ("task",))
     against = against_of(doc, number, sentence, mentions) if kind == "change" else None
@@ -174,4 +177,5 @@ def read_fields(doc: Doc, number: Number, mentions: Sequence[Candidate], kind: s
     dataset = links.dataset.mention
     words = doc_text(doc)[dataset.start:dataset.end] if dataset is not None and dataset.extractor == PHRASE else None
     return Fields(links.subject.mention, links.subject.name == PROPOSAL, metric, metric_name,
-                  None if words else dataset, nearest(tasks, number), against, setting_of(doc, sentence, last), words)
+                  None if words else dataset, nearest(tasks, number), against, setting_of(doc, sentence, last), words,
+                  links.subject.name)

@@ -7,6 +7,8 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Sequence
 
+import numpy as np
+
 from spacy.tokens import Doc
 
 from kg.extraction.doccache import text as doc_text
@@ -183,12 +185,15 @@ def option_features(doc: Doc, number: Number, option: Option, place: Place, star
 
 
 def choose(layer, doc: Doc, number: Number, opts: list[Option], place: Place, starts: Sequence[int],
-           context: list[str], counts: dict[str, int]) -> tuple[Option, list[list[str]]]:
-    """The likeliest option under `layer` (None: the features only, for training) and every option's features."""
+           context: list[str], counts: dict[str, int], exclude: str | None = None) -> tuple[Option, list[list[str]]]:
+    """The likeliest option under `layer` (None: the features only, for training), never the one named `exclude`
+    while another is left, and every option's features."""
     ranks = {o.name: r for r, o in enumerate(sorted((o for o in opts if o.mention is not None),
                                                     key=lambda o: distance(o.mention, number)))}
     feats = [option_features(doc, number, o, place, starts, context, counts, ranks.get(o.name, 0)) for o in opts]
     if layer is None or not opts:
         return (opts[0] if opts else Option(NONE)), feats
     probs = layer.probabilities(feats)[:, 1]
+    if exclude is not None and len(opts) > 1:
+        probs = np.where([o.name == exclude for o in opts], -np.inf, probs)
     return opts[int(probs.argmax())], feats
