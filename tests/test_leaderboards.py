@@ -86,3 +86,27 @@ def test_a_row_shows_its_sentence_without_markup(written: str, shown: str) -> No
                                    for r in graph.graph["results"])
     page = render_leaderboards(graph, {node: i for i, node in enumerate(graph)})
     assert f'<td class="sentence">{shown}</td>' in page and "\\" not in page
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("metric, better", [("task success rates", "higher"), ("AUC-ROC", "higher"),
+                                            ("MPJPE", "lower"), ("attack success rate", None),
+                                            ("intersection over union", "higher"), ("sparsity", None)])
+def test_the_page_and_the_query_agree_on_the_direction(tmp_path: Path, engine: str, metric: str,
+                                                       better: str | None) -> None:
+    resolution = resolution_with(("50", "", metric), ("60", "", metric))
+    graph = graph_of(resolution)
+    assert [b.direction for b in leaderboards(graph) + unranked(graph)] == [better]
+    write_turtle(resolution, tmp_path / "graph.ttl")
+    _, rows = run_query(tmp_path / "graph.ttl", resolve_query("leaderboard"), engine,
+                        {"dataset": ["shapesset"], "metric": [metric.lower()]}, store_dir=tmp_path / "store")
+    assert {str(row[5]) for row in rows} == {better or "unknown"}
+
+
+def test_boards_reported_by_more_papers_come_first() -> None:
+    one_paper = [Result("q1", 2 * i, 2 * i + 1, value, "score", "", 0, 38, "FID", subject="method:alphanet",
+                        dataset="dataset:shapes_set") for i, value in enumerate(("3.1", "2.4", "2.9"))]
+    two_papers = [Result(paper, 40, 41, value, "score", "%", 0, 38, "accuracy", subject="method:alphanet",
+                         dataset="dataset:shapes_set") for paper, value in (("q1", "71.0"), ("q2", "75.5"))]
+    graph = graph_of(replace(corpus_resolution(), results=tuple(one_paper + two_papers)))
+    assert [(b.metric, b.papers, len(b.rows)) for b in leaderboards(graph)] == [("accuracy", 2, 2), ("FID", 1, 3)]

@@ -59,6 +59,12 @@ SEED_LIKE = ("On Zorbo, FlurbNet reaches gender accuracy at 96.0% and re-identif
     ("generation improves by -1.26 FID and +10.19 IS over QuillNet", "+10.19", "FID", False),  # its own measure
     ("generation improves by -1.26 FID and +10.19 IS over QuillNet", "+10.19", "IS", True),
     ("an accuracy of 95.1% on Zorbo and 80.2% Top-5 on Quill", "80.2", "accuracy", False),
+    ("(Pearson r = 0.769, mean absolute error MAE = 0.070)", "0.769", "mean absolute error", False),  # introduces
+    ("(Pearson r = 0.769, mean absolute error MAE = 0.070)", "0.070", "MAE", True),
+    ("it lifts ROUGE-1 from 41.45 to 62.18 and BLEU-4 from 26.97 to 50.90", "62.18", "BLEU-4", False),
+    ("specificity 0.9804, and AUC 0.9853 on Zorbo", "0.9804", "AUC", False),
+    ("each sample in 4.31 s, reducing latency by 4.9-fold", "4.31", "latency", True),  # `by` introduces no number
+    ("FlurbNet reaches -1.26 FID and +10.19 IS w.r.t. QuillGAN.", "-1.26", "FID", True),
 ])
 def test_a_metric_measures_the_numbers_its_wording_reaches(text: str, written: str, metric: str, bound: bool) -> None:
     numbers, number = number_at(text, written)
@@ -90,3 +96,19 @@ def test_before_and_after_pairs(text: str, pairs: list) -> None:
     numbers = find_numbers(text)
     found = [(numbers[i].value, numbers[j].value) for i, j in before_and_after(text, numbers).items()]
     assert found == pairs
+
+
+@pytest.mark.parametrize("text, written, change", [
+    ("FlurbNet has 68% lower latency than QuillNet.", "68", True),
+    ("with relative gains of 10.6% and 10.0% over the strongest baseline", "10.6", True),
+    ("with relative gains of 10.6% and 10.0% over the strongest baseline", "10.0", True),  # listed with it
+    ("a reduction of up to 40% in memory", "40", True),
+    ("FlurbNet reaches 95.1% accuracy and 12% lower cost.", "95.1", False),
+    ("in more than 90% of cases", "90", False),
+    ("FlurbNet scores 80.1% and 82.0% accuracy.", "82.0", False),
+])
+def test_words_around_an_unsigned_number_can_make_it_a_change(text: str, written: str, change: bool) -> None:
+    from kg.extractors.results.signs import worded_change
+
+    numbers, number = number_at(text, written)
+    assert worded_change(text, number, numbers) == change

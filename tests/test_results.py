@@ -20,7 +20,7 @@ from kg.extractors.results.numbers import find_numbers, worded_bound
 from kg.extractors.results.model import LABELS
 from kg.extractors.results.training import Example, gold_of, train
 from kg.graph.resolution import Resolution, graph_of
-from kg.graph.results import Result, direction
+from kg.graph.results import Result, direction, result_direction
 from kg.quality.check import shacl_violations
 from kg.quality.result_checks import Reading, problem
 from kg.quality.result_scores import BASELINE, PROPOSED, Reported, read_result_gold, score_results
@@ -115,6 +115,16 @@ def test_shipped_model_reads_a_score_and_leaves_a_size(parse) -> None:
     assert set(read) == {"95.12"}
     assert read["95.12"].kind == "score" and read["95.12"].unit == "%"
     assert doc.text[read["95.12"].dataset.start:read["95.12"].dataset.end] == "CIFAR-10"
+
+
+def test_a_dataset_named_with_the_metric_is_the_numbers(parse) -> None:
+    from kg.extractors import build_extract
+
+    doc, context = parse("We propose FooNet for image generation. It improves CIFAR-10 FID from 8.16 to 5.69 and "
+                         "ImageNet FID from 17.37 to 11.83.")
+    _, _, results = build_extract()(doc, context)
+    read = {doc.text[r.start:r.end]: doc.text[r.dataset.start:r.dataset.end] for r in results if r.dataset}
+    assert read == {"8.16": "CIFAR-10", "5.69": "CIFAR-10", "17.37": "ImageNet", "11.83": "ImageNet"}
 
 
 def test_the_value_before_an_improvement_is_not_the_improvers(parse) -> None:
@@ -236,6 +246,14 @@ def test_shapes_reject_broken_results(change) -> None:
                                             ("GMACs", None)])
 def test_metric_direction_is_known_for_common_metrics(metric: str, better: str | None) -> None:
     assert direction(metric) == better
+
+
+@pytest.mark.parametrize("names, better", [(("success rate", "task success rates"), "higher"),
+                                           (("Flurb index", "pass rates"), "higher"),  # the first name known decides
+                                           (("attack success rate",), None),  # an attack raises it, a defence lowers
+                                           (("C-index",), "higher"), (("novelty", "Flurb index"), None)])
+def test_a_results_direction_reads_its_names_in_turn(names: tuple[str, ...], better: str | None) -> None:
+    assert result_direction(*names) == better
 
 
 def with_results(*rows: tuple) -> Resolution:

@@ -15,7 +15,7 @@ from kg.extractors.results.features import number_features
 from kg.extractors.results.fields import Fields, read_fields
 from kg.extractors.results.model import LABELS, ResultsModel, load
 from kg.extractors.results.numbers import Number, find_numbers, worded_bound
-from kg.extractors.results.signs import signed_change
+from kg.extractors.results.signs import signed_change, worded_change
 from kg.text.measures import impossible
 
 ResultsFn = Callable[[Doc, DocContext, list[Candidate], Sequence[CandidateRelation]], list[CandidateResult]]
@@ -51,7 +51,8 @@ def read_results(model: ResultsModel, doc: Doc, mentions: Sequence[Candidate],
         result = 1.0 - float(p[0])
         if result < model.threshold:
             continue
-        kind = "change" if signed_change(doc_text(doc), number) else LABELS[1 + int(p[2] > p[1])]
+        changed = signed_change(doc_text(doc), number) or worded_change(doc_text(doc), number, numbers)
+        kind = "change" if changed else LABELS[1 + int(p[2] > p[1])]
         key = (number.value.lstrip("+").replace(",", ""), number.unit)
         if key not in best or result > best[key][0]:
             best[key] = (result, number, kind)
@@ -84,9 +85,14 @@ def apart(doc: Doc, numbers: Sequence[Number], read: list[tuple[float, Number, s
         i, j = at.get(numbers[first].start), at.get(numbers[second].start)
         if i is None or j is None or read[i][2] != "score" or read[j][2] != "score":
             continue
-        if read[i][3].subject_name == read[j][3].subject_name:
+        after = read[j][3].subject_name
+        if read[i][3].subject_name == after:
             result, number, kind, f = read[i]
-            other = read_fields(doc, number, mentions, kind, model, relations, read[j][3].subject_name)
+            taken = {after}
+            other = read_fields(doc, number, mentions, kind, model, relations, frozenset(taken))
+            while other.subject_name not in taken and defined_as(doc_text(doc), other.subject_name, after):
+                taken.add(other.subject_name)  # the same thing by another name (`RHO` for `Retrospective ... (RHO)`)
+                other = read_fields(doc, number, mentions, kind, model, relations, frozenset(taken))
             out[i] = (result, number, kind, replace(f, subject=other.subject, proposal=other.proposal,
                                                     subject_name=other.subject_name))
     return out
@@ -101,3 +107,9 @@ def make_results_step(weights: Path | None = None) -> ResultsFn:
         return read_results(model, doc, [m for m in mentions if m.kind == "entity"], relations)
 
     return step
+
+
+def defined_as(text: str, one: str, other: str) -> bool:
+    """Whether two option names are one thing: the abstract writes one right before the other in brackets."""
+    lower = text.casefold()
+    return bool(one and other) and (f"{one} ({other}" in lower or f"{other} ({one}" in lower)

@@ -185,8 +185,9 @@ def option_features(doc: Doc, number: Number, option: Option, place: Place, star
 
 
 def choose(layer, doc: Doc, number: Number, opts: list[Option], place: Place, starts: Sequence[int],
-           context: list[str], counts: dict[str, int], exclude: str | None = None) -> tuple[Option, list[list[str]]]:
-    """The likeliest option under `layer` (None: the features only, for training), never the one named `exclude`
+           context: list[str], counts: dict[str, int], exclude: frozenset[str] = frozenset()
+           ) -> tuple[Option, list[list[str]]]:
+    """The likeliest option under `layer` (None: the features only, for training), never one named in `exclude`
     while another is left, and every option's features."""
     ranks = {o.name: r for r, o in enumerate(sorted((o for o in opts if o.mention is not None),
                                                     key=lambda o: distance(o.mention, number)))}
@@ -194,6 +195,6 @@ def choose(layer, doc: Doc, number: Number, opts: list[Option], place: Place, st
     if layer is None or not opts:
         return (opts[0] if opts else Option(NONE)), feats
     probs = layer.probabilities(feats)[:, 1]
-    if exclude is not None and len(opts) > 1:
-        probs = np.where([o.name == exclude for o in opts], -np.inf, probs)
+    if exclude and any(o.name not in exclude for o in opts):
+        probs = np.where([o.name in exclude for o in opts], -np.inf, probs)
     return opts[int(probs.argmax())], feats

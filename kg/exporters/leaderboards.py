@@ -1,6 +1,6 @@
 """Leaderboards from the graph's results: per dataset, metric and unit with at least two scores (a board never
 ranks 97.2% against 5.7 cm, nor a fraction against a percent), the scores ranked best first by the metric's
-direction (kg.graph.results.direction), and the page's Leaderboards tab as HTML (every text escaped; rows carry
+direction (kg.graph.results.result_direction), and the page's Leaderboards tab as HTML (every text escaped; rows carry
 `data-node` so a click opens the paper). Values `kg lint` flags as impossible (an accuracy above 100%, a negative
 FID) are never ranked, as in the `leaderboard` query. A measure whose direction is unknown (a sparsity, a count of
 operations) gets no board: its groups are listed after the boards as not ranked."""
@@ -12,7 +12,7 @@ from typing import Any
 
 import networkx as nx
 
-from kg.graph.results import Result, direction, results_of
+from kg.graph.results import Result, result_direction, results_of
 from kg.text.markup import strip_markup
 
 MIN_ROWS = 2
@@ -31,6 +31,11 @@ class Board:
     direction: str | None
     rows: tuple[Result, ...]
 
+    @property
+    def papers(self) -> int:
+        """How many papers report its scores (one: a paper's own comparison, not yet a leaderboard across papers)."""
+        return len({r.paper_id for r in self.rows})
+
 
 def metric_of(G: nx.DiGraph, result: Result) -> str:
     """The metric a result is ranked by: its metric entity's label, else the metric as worded."""
@@ -40,8 +45,8 @@ def metric_of(G: nx.DiGraph, result: Result) -> str:
 
 
 def all_boards(G: nx.DiGraph, min_rows: int = MIN_ROWS) -> list[Board]:
-    """Every (dataset, metric, unit) with at least `min_rows` possible scores, ranked or not (direction None), most
-    scores first (ties: dataset, metric, unit)."""
+    """Every (dataset, metric, unit) with at least `min_rows` possible scores, ranked or not (direction None), those
+    reported by most papers first, then most scores (ties: dataset, metric, unit)."""
     grouped: dict[tuple[str, str, str], list[Result]] = {}
     names: dict[tuple[str, str, str], str] = {}
     for r in results_of(G):
@@ -55,12 +60,14 @@ def all_boards(G: nx.DiGraph, min_rows: int = MIN_ROWS) -> list[Board]:
     for key, rows in grouped.items():
         if len(rows) < min_rows:
             continue
-        better = direction(names[key])
+        node = G.nodes[rows[0].metric] if rows[0].metric in G else {}
+        worded = sorted({r.metric_name for r in rows if r.metric_name})
+        better = result_direction(*((node["label"],) if node else ()), *worded, *node.get("aliases", ()))
         sign = 1 if better == "lower" else -1
         ranked = sorted(rows, key=lambda r: (sign * r.value, r.paper_id, r.start))
         boards.append(Board(key[0], names[key], key[2], better, tuple(ranked)))
-    return sorted(boards, key=lambda b: (-len(b.rows), str(G.nodes[b.dataset]["label"]).casefold(), b.metric.casefold(),
-                                         b.unit, b.dataset))
+    return sorted(boards, key=lambda b: (-b.papers, -len(b.rows), str(G.nodes[b.dataset]["label"]).casefold(),
+                                         b.metric.casefold(), b.unit, b.dataset))
 
 
 def leaderboards(G: nx.DiGraph, min_rows: int = MIN_ROWS) -> list[Board]:
@@ -116,14 +123,15 @@ def render_leaderboards(G: nx.DiGraph, index: dict[Any, int]) -> str:
                 'one unit, higher or lower known to be better) in these abstracts.</p>' + unranked_html(G, others, index))
     parts = [f'<h2>Leaderboards</h2><p class="muted">{len(boards):,} leaderboards (a dataset, a metric and a unit '
              f'with two or more reported scores){f", the first {BOARDS_SHOWN} shown" if len(boards) > BOARDS_SHOWN else ""}; '
+             'those reported by most papers first (a board of one paper ranks that paper\'s own comparisons); '
              'values as the abstracts state them, best first; values no measurement can take (an accuracy above '
              '100%, a negative error) left out.</p>']
     for board in boards[:BOARDS_SHOWN]:
         dataset = escape(str(G.nodes[board.dataset]["label"]))
         metric = escape(board.metric + (f" ({board.unit})" if board.unit else ""))
         parts.append(f'<section class="board"><h3><span class="link" data-node="{index[board.dataset]}">{dataset}'
-                     f'</span> · {metric} <span class="muted">({board.direction} is better; {len(board.rows)} scores)'
-                     '</span></h3><table><thead><tr><th>#</th><th>Subject</th><th>Value</th><th>Paper</th>'
+                     f'</span> · {metric} <span class="muted">({board.direction} is better; {len(board.rows)} scores, '
+                     f'{f"{board.papers} papers" if board.papers > 1 else "one paper"})</span></h3><table><thead><tr><th>#</th><th>Subject</th><th>Value</th><th>Paper</th>'
                      '<th>Sentence</th></tr></thead><tbody>')
         parts += [row_html(G, rank, r, index) for rank, r in enumerate(board.rows[:ROWS_SHOWN], start=1)]
         parts.append("</tbody></table></section>")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from kg.exporters.rdf_terms import V, XSD_BOOLEAN, XSD_DECIMAL, Block, Iri, Typed
-from kg.graph.results import Result, direction
+from kg.graph.results import Result, result_direction
 from kg.graph.tables import Tables
 from kg.text.iri import id_segment as segment
 
@@ -35,7 +35,8 @@ def result_block(iris, tables: Tables, result: Result) -> Block:
     if result.metric_name:
         block[mlkg.metricName] = [result.metric_name]
     entities = tables.entities
-    better = direction(result.metric_name or (entities[result.metric].label if result.metric in entities else ""))
+    metric = entities.get(result.metric) if result.metric else None
+    better = result_direction(*((metric.label,) if metric else ()), result.metric_name, *(metric.aliases if metric else ()))
     if better:
         block[mlkg.metricDirection] = [better]
     for name, predicate in ENTITY_FIELDS:

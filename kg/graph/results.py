@@ -15,6 +15,7 @@ from typing import Iterable
 import networkx as nx
 
 from kg.graph.labels import debris_start
+from kg.text.keys import singular
 from kg.text.measures import impossible
 from kg.types import Link, Mention, ResultMention
 
@@ -26,10 +27,15 @@ HIGHER = ("accuracy", "f1", "f1-score", "f-score", "precision", "recall", "auc",
           "speedup", "speed-up", "ndcg", "mrr", "hit rate", "hits@1", "hits@10", "r@1", "recall@1", "kappa",
           "correlation", "spearman", "pearson", "r2", "coverage", "fps", "pass rate", "resolve rate", "solve rate", "hit@1",
           "area under the curve", "area under the roc curve", "mcc", "chrf", "bertscore", "sacrebleu", "ap",
-          "average precision", "macro-f1", "micro-f1", "weighted-f1", "auprc", "c-index", "inception score")
+          "average precision", "macro-f1", "micro-f1", "weighted-f1", "auprc", "c-index", "inception score",
+          "auc-roc", "intersection over union", "mean reciprocal rank", "concordance index", "comet", "srocc", "plcc",
+          "krocc", "resolved rate", "acc@1", "acc@5", "area under the precision-recall curve")
 LOWER = ("error", "error rate", "wer", "cer", "fid", "kid", "lpips", "perplexity", "loss", "mse", "rmse", "mae",
          "latency", "runtime", "cost", "memory", "eer", "fpr", "false positive rate", "chamfer distance",
-         "distance", "regret", "time", "ece", "calibration error", "energy", "rfid", "gfid", "fvd")
+         "distance", "regret", "time", "ece", "calibration error", "energy", "rfid", "gfid", "fvd", "mpjpe",
+         "pa-mpjpe", "cross-entropy", "hallucination rate")
+# Measures whose better side depends on who reports them (an attack paper raises it, a defence lowers it).
+EITHER = ("attack success rate", "refusal rate")
 
 
 @dataclass(frozen=True)
@@ -85,6 +91,20 @@ def direction(metric: str) -> str | None:
     known = [(len(n), "higher") for n in HIGHER if contains(words, n)] + \
             [(len(n), "lower") for n in LOWER if contains(words, n)]
     return max(known)[1] if known else None
+
+
+def result_direction(*names: str) -> str | None:
+    """'higher' or 'lower' is better for the first of a metric's names (label, the wording, aliases) whose
+    direction is known, each read with its words in the singular ('task success rates'); None when none is known or
+    the first that names a listed measure is one whose better side depends on the paper (attack success rate)."""
+    for name in names:
+        words = " ".join(singular(w) for w in name.casefold().replace("_", " ").split())
+        if any(contains(words, n) for n in EITHER):
+            return None
+        better = direction(words)
+        if better:
+            return better
+    return None
 
 
 def contains(words: str, name: str) -> bool:
