@@ -86,6 +86,8 @@ def test_a_measure_carries_to_a_later_number_of_its_clause(text: str, first: str
     ("FlurbNet raises the pass rate from 59% to 78% on Zorbo.", [("59", "78")]),
     ("It improves QuillNet from about 19.06 to 20.05 mIoU and from 21.4 to 21.9 mIoU.",
      [("19.06", "20.05"), ("21.4", "21.9")]),
+    ("Pass rates rise from 40.5% to 61.9%, 23.8% to 38.1%, and 42.9% to 57.1%.",
+     [("40.5", "61.9"), ("23.8", "38.1"), ("42.9", "57.1")]),
     ("Scores range from 0.73 to 0.92 across seeds.", []),  # a range: one quantity's span, not a before and after
     ("It reaches 59% and 78% on two splits.", []),
     ("Accuracy went up to 78% from 59% overall.", []),

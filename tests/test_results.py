@@ -127,6 +127,22 @@ def test_a_dataset_named_with_the_metric_is_the_numbers(parse) -> None:
     assert read == {"8.16": "CIFAR-10", "5.69": "CIFAR-10", "17.37": "ImageNet", "11.83": "ImageNet"}
 
 
+@pytest.mark.parametrize("sentence, metrics", [
+    ("FooNet improves accuracy from 0.362 to 0.502 and F1 from 0.532 to 0.668 on SQuAD.",
+     {"0.362": "accuracy", "0.502": "accuracy", "0.532": "F1", "0.668": "F1"}),
+    ("FooNet reaches F1 scores of 65% and 87% and corresponding accuracies of 63% and 85% on SQuAD.",
+     {"65": "F1 scores", "87": "F1 scores", "63": "accuracy", "85": "accuracy"}),
+    ("On SQuAD, sensitivity drops to 0.53, and ECE rises from 0.02 to 0.27.",
+     {"0.53": "sensitivity", "0.02": "ECE", "0.27": "ECE"}),
+])
+def test_a_number_introduced_by_a_measure_word_is_measured_by_it(parse, sentence: str, metrics: dict) -> None:
+    from kg.extractors import build_extract
+
+    doc, context = parse("We propose FooNet for question answering. " + sentence)
+    _, _, results = build_extract()(doc, context)
+    assert {doc.text[r.start:r.end]: r.metric_name for r in results} == metrics
+
+
 def test_the_value_before_an_improvement_is_not_the_improvers(parse) -> None:
     from kg.extractors import build_extract
 

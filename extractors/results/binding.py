@@ -79,8 +79,8 @@ def own_measure(text: str, number: Number, named: Sequence[tuple[int, int]] = ()
 # What joins a measure to the number it introduces: `MAE = 0.07`, `BLEU-4 of 26.97`, `F1 from 0.53`, `AUC 0.98`.
 INTRODUCER = re.compile(r"\s*(?:(?!(?i:and|or|vs|versus|against|with|while|than|but|compared|respectively)\b)"
                         r"\(?(?:[A-Za-z]?[A-Z0-9][\w@-]{0,10}|[a-z])\)?\s*)?"  # its acronym or symbol: `MAE`, `r`
-                        r"(?i:=|:|of|is|was|were|reaches|reached|from|to|at|rises|rose|falls|fell|drops|dropped|improves|"
-                        r"improved)?\s*(?i:only|about|around|nearly|~)?\s*$")
+                        r"(?:(?i:=|:|of|is|was|were|reaches|reached|from|to|at|rises|rose|falls|fell|drops|dropped|"
+                        r"improves|improved)\s*){0,2}(?i:only|about|around|nearly|~)?\s*$")
 
 
 def introduces(text: str, numbers: Sequence[Number], end: int) -> bool:
@@ -115,9 +115,11 @@ TO_BETWEEN = re.compile(r"\s*to\s+(?:(?:an?|about|around|roughly|approximately|j
 def before_and_after(text: str, numbers: Sequence[Number]) -> dict[int, int]:
     """Each before-value of a `from X to Y` written with both ends unbounded (`raises the pass rate from 59% to
     78%`; a range's ends are bounded, `ranging from 0.73 to 0.92`): its index in `numbers` -> the after-value's."""
-    pairs = {}
+    pairs: dict[int, int] = {}
     for i, (first, second) in enumerate(zip(numbers, numbers[1:])):
-        if (first.bound is None and second.bound is None and TO_BETWEEN.fullmatch(text[first.unit_end:second.start])
-                and FROM_BEFORE.search(text[max(0, first.start - 40):first.start])):
-            pairs[i] = i + 1
+        if first.bound is not None or second.bound is not None or not TO_BETWEEN.fullmatch(text[first.unit_end:second.start]):
+            continue
+        listed = i - 1 in pairs.values() and CHAIN.fullmatch(text[numbers[i - 1].unit_end:first.start]) is not None
+        if listed or FROM_BEFORE.search(text[max(0, first.start - 40):first.start]):
+            pairs[i] = i + 1  # `from 40.5% to 61.9%, 23.8% to 38.1%, and 42.9% to 57.1%`: the list's pairs too
     return pairs

@@ -10,7 +10,7 @@ from spacy.tokens import Doc
 from kg.extraction.doccache import text as doc_text
 from kg.extraction.interface import Candidate, CandidateRelation, DocContext
 from kg.extraction.results import CandidateResult
-from kg.extractors.results.binding import before_and_after, carries
+from kg.extractors.results.binding import CHAIN, before_and_after, carries
 from kg.extractors.results.features import number_features
 from kg.extractors.results.fields import Fields, read_fields
 from kg.extractors.results.model import LABELS, ResultsModel, load
@@ -63,6 +63,8 @@ def read_results(model: ResultsModel, doc: Doc, mentions: Sequence[Candidate],
         before = read[-1][3] if read and sentence_of(read[-1][1].start) == sentence_of(number.start) else None
         if not f.metric_name and before is not None and carries(doc_text(doc), numbers, read[-1][1].start, number):
             f = replace(f, metric=before.metric, metric_name=before.metric_name)  # '95.1% accuracy, 90.5% for X'
+        elif before is not None and listed_with(doc_text(doc), read[-1][1], number, before, f):
+            f = replace(f, metric=None, metric_name=before.metric_name)  # 'F1 of 65% and accuracies of 63% and 85%'
         if kind == "score" and impossible(kind, number.decimal, number.unit, f.metric_name or ""):
             kind = "change"  # no accuracy reaches 224%, no F1 is negative: only a change can read so
             f = replace(read_fields(doc, number, mentions, kind, model, relations), metric=f.metric,
@@ -113,3 +115,10 @@ def defined_as(text: str, one: str, other: str) -> bool:
     """Whether two option names are one thing: the abstract writes one right before the other in brackets."""
     lower = text.casefold()
     return bool(one and other) and (f"{one} ({other}" in lower or f"{other} ({one}" in lower)
+
+
+def listed_with(text: str, previous: Number, number: Number, before: Fields, f: Fields) -> bool:
+    """Whether a number listed right after one measured by its own words (`accuracies of 63% and 85%`) shares that
+    measure rather than a metric mention written before both (`F1 scores of 65% and 87% and ...`)."""
+    return (before.metric is None and bool(before.metric_name) and CHAIN.fullmatch(text[previous.unit_end:number.start])
+            is not None and (f.metric is None or f.metric.end <= previous.start))

@@ -17,6 +17,8 @@ from kg.extractors.results.linking import (BASELINE, DATASET_TYPES, NONE, PROPOS
                                           related_in, sentence_of, standing)
 from kg.extractors.results.model import ResultsModel
 from kg.extractors.results.numbers import Number, find_numbers
+from kg.graph.results import result_direction
+from kg.text.keys import singular
 
 ACTORS = ("method", "model")
 COMPARE = {"over", "than", "against", "versus", "vs", "vs.", "relative", "compared", "outperform", "outperforms",
@@ -68,11 +70,47 @@ def governing_subject(doc: Doc, index: int, sentence: Span) -> Span | None:
     return None
 
 
+INTRODUCING = {"of", "from", "to", "=", ":", "at", "by", "reaches", "reached", "is", "was", "were"}
+QUALIFIERS = {"about", "around", "approximately", "nearly", "almost", "only", "just", "over", "under", "roughly",
+              "up", "~", "≈"}
+
+
+def measure_before(doc: Doc, index: int, sentence: Span, mentions: Sequence[Candidate]) -> str | None:
+    """The measure a number is introduced by, when no entity mention names it (`accuracy from 0.362`, `sensitivity to
+    0.53`, `accuracies of 63%`: RESULTS.md counts bare accuracy): the noun right before `of`/`from`/`to`/`=`/`by`
+    and the number, in the singular, with its compound modifiers; None when a mention covers it (the mention then
+    measures the number, as binding reads it), the words before the number are no such phrase, or it names no measure
+    whose better side is known (`the model improves to 80%`, `an improvement of 3%`)."""
+    i = index - 1
+    while i >= sentence.start and doc[i].lower_ in QUALIFIERS:
+        i -= 1
+    if i < sentence.start or doc[i].lower_ not in INTRODUCING:
+        return None
+    i -= 1
+    if i > sentence.start and doc[i].pos_ in ("VERB", "AUX"):
+        i -= 1  # `sensitivity drops to 0.53`, `accuracy improves from 0.36`
+    noun = doc[i] if i >= sentence.start else None
+    if noun is None or noun.pos_ != "NOUN" or not noun.is_alpha:
+        return None
+    first = noun
+    while first.i - 1 >= sentence.start and doc[first.i - 1].dep_ == "compound" and doc[first.i - 1].head == noun:
+        first = doc[first.i - 1]
+    start, end = first.idx, noun.idx + len(noun)
+    if any(m.kind == "entity" and m.start < end and start < m.end for m in mentions):
+        return None
+    words = doc_text(doc)[start:end].split()
+    phrase = " ".join(words[:-1] + [singular(words[-1])])
+    return phrase if result_direction(phrase) else None  # a known measure, not `model improves to 80%`
+
+
 def metric_of(doc: Doc, number: Number, sentence: Span, mentions: Sequence[Candidate], index: int,
               last: int) -> tuple[Candidate | None, str]:
     """The metric mention nearest the number among those of its sentence that measure it (binding.binds), and the
     metric as worded (that mention, else the noun phrase right after the number, else the noun the number is 'of')."""
     numbers = cached(doc, "results_numbers", lambda d: find_numbers(d.text))
+    worded = measure_before(doc, index, sentence, mentions)
+    if worded is not None:
+        return None, worded  # `accuracy from 0.362`, `corresponding accuracies of 63%`: the number's own measure
     own = own_measure(doc_text(doc), number, [(m.start, m.end) for m in mentions if m.type != "metric"])
     metrics = [m for m in in_span(mentions, sentence.start_char, sentence.end_char, ("metric",))
                if binds(doc_text(doc), numbers, number, m.start, m.end, own is not None)]

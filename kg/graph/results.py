@@ -29,7 +29,8 @@ HIGHER = ("accuracy", "f1", "f1-score", "f-score", "precision", "recall", "auc",
           "area under the curve", "area under the roc curve", "mcc", "chrf", "bertscore", "sacrebleu", "ap",
           "average precision", "macro-f1", "micro-f1", "weighted-f1", "auprc", "c-index", "inception score",
           "auc-roc", "intersection over union", "mean reciprocal rank", "concordance index", "comet", "srocc", "plcc",
-          "krocc", "resolved rate", "acc@1", "acc@5", "area under the precision-recall curve")
+          "krocc", "resolved rate", "acc@1", "acc@5", "area under the precision-recall curve", "sensitivity",
+          "specificity")
 LOWER = ("error", "error rate", "wer", "cer", "fid", "kid", "lpips", "perplexity", "loss", "mse", "rmse", "mae",
          "latency", "runtime", "cost", "memory", "eer", "fpr", "false positive rate", "chamfer distance",
          "distance", "regret", "time", "ece", "calibration error", "energy", "rfid", "gfid", "fvd", "mpjpe",
