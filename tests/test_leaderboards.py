@@ -110,3 +110,18 @@ def test_boards_reported_by_more_papers_come_first() -> None:
                          dataset="dataset:shapes_set") for paper, value in (("q1", "71.0"), ("q2", "75.5"))]
     graph = graph_of(replace(corpus_resolution(), results=tuple(one_paper + two_papers)))
     assert [(b.metric, b.papers, len(b.rows)) for b in leaderboards(graph)] == [("accuracy", 2, 2), ("FID", 1, 3)]
+
+
+def test_a_range_is_one_row_and_a_repeated_value_counts_once() -> None:
+    def score(paper: str, start: int, value: str, bound: str | None, subject: str) -> Result:
+        return Result(paper, start, start + len(value), value, "score", "%", 0, 38, "WER", bound=bound,
+                      subject=subject, dataset="dataset:shapes_set")
+
+    rows = (score("q1", 0, "17.1", "at least", "method:alphanet"), score("q1", 5, "17.5", "up to", "method:alphanet"),
+            score("q2", 0, "16.0", None, "model:betamodel"), score("q2", 30, "16.0", None, "model:betamodel"))
+    graph = graph_of(replace(corpus_resolution(), results=rows))
+    [board] = leaderboards(graph)
+    assert [(r.text, other.text if other else None) for r, other in zip(board.rows, board.other_ends)] == [
+        ("16.0", None), ("17.1", "17.5")]  # lower is better: the range stands at its better end
+    index = {node: i for i, node in enumerate(graph.nodes)}
+    assert "17.1–17.5%" in render_leaderboards(graph, index)

@@ -29,7 +29,8 @@ class Board:
     metric: str
     unit: str
     direction: str | None
-    rows: tuple[Result, ...]
+    rows: tuple[Result, ...]  # a range's best end stands for the range (its other end in `other_ends`)
+    other_ends: tuple[Result | None, ...] = ()
 
     @property
     def papers(self) -> int:
@@ -57,17 +58,44 @@ def all_boards(G: nx.DiGraph, min_rows: int = MIN_ROWS) -> list[Board]:
         grouped.setdefault(key, []).append(r)
         names.setdefault(key, metric)
     boards = []
-    for key, rows in grouped.items():
+    for key, found in grouped.items():
+        node = G.nodes[found[0].metric] if found[0].metric in G else {}
+        worded = sorted({r.metric_name for r in found if r.metric_name})
+        better = result_direction(*((node["label"],) if node else ()), *worded, *node.get("aliases", ()))
+        rows = collapsed(found, better)
         if len(rows) < min_rows:
             continue
-        node = G.nodes[rows[0].metric] if rows[0].metric in G else {}
-        worded = sorted({r.metric_name for r in rows if r.metric_name})
-        better = result_direction(*((node["label"],) if node else ()), *worded, *node.get("aliases", ()))
         sign = 1 if better == "lower" else -1
-        ranked = sorted(rows, key=lambda r: (sign * r.value, r.paper_id, r.start))
-        boards.append(Board(key[0], names[key], key[2], better, tuple(ranked)))
+        ranked = sorted(rows, key=lambda pair: (sign * pair[0].value, pair[0].paper_id, pair[0].start))
+        boards.append(Board(key[0], names[key], key[2], better, tuple(r for r, _ in ranked),
+                            tuple(other for _, other in ranked)))
     return sorted(boards, key=lambda b: (-b.papers, -len(b.rows), str(G.nodes[b.dataset]["label"]).casefold(),
                                          b.metric.casefold(), b.unit, b.dataset))
+
+
+def collapsed(rows: list[Result], better: str | None) -> list[tuple[Result, Result | None]]:
+    """One row per statement: a value a paper states twice for one subject once, and a range's two ends (`17.1–17.5%`:
+    `at least` 17.1, `up to` 17.5, RESULTS.md's two results) one row led by its better end."""
+    out: list[tuple[Result, Result | None]] = []
+    seen: set[tuple] = set()
+    for r in sorted(rows, key=lambda r: (r.paper_id, r.start)):
+        key = (r.paper_id, r.subject, r.proposal, r.value)
+        if key in seen:
+            continue
+        seen.add(key)
+        low = out[-1][0] if out and out[-1][1] is None else None
+        if (low is not None and low.bound == "at least" and r.bound == "up to" and low.paper_id == r.paper_id
+                and (low.subject, low.proposal) == (r.subject, r.proposal) and 0 <= r.start - low.end <= 12):
+            out[-1] = (low, r) if better == "lower" else (r, low)
+        else:
+            out.append((r, None))
+    return out
+
+
+def range_text(r: Result, other: Result) -> str:
+    """A range as one would write it: `17.1–17.5%` (low end first)."""
+    low, high = sorted((r, other), key=lambda x: x.value)
+    return f"{low.text}–{high.written}"
 
 
 def leaderboards(G: nx.DiGraph, min_rows: int = MIN_ROWS) -> list[Board]:
@@ -87,15 +115,16 @@ def subject_label(G: nx.DiGraph, r: Result) -> str:
     return "the paper's proposal" if r.proposal else "a baseline"
 
 
-def row_html(G: nx.DiGraph, rank: int, r: Result, index: dict[Any, int]) -> str:
-    """One ranked row: rank, subject, value with unit (and its bound: 'up to 12%'), paper (clickable), sentence."""
+def row_html(G: nx.DiGraph, rank: int, r: Result, index: dict[Any, int], other: Result | None = None) -> str:
+    """One ranked row: rank, subject, value with unit (and its bound: 'up to 12%'; a range as one: `17.1–17.5%`),
+    paper (clickable), sentence."""
     paper = f"paper:{r.paper_id}"
     abstract = G.nodes[paper].get("abstract") or ""
     sentence = " ".join(strip_markup(abstract[r.sentence_start:r.sentence_end]).text.split())  # offsets: stored text
     subject = escape(subject_label(G, r))
     if r.subject in index:
         subject = f'<span class="link" data-node="{index[r.subject]}">{subject}</span>'
-    value = escape(f"{r.bound} {r.written}" if r.bound else r.written)
+    value = escape(range_text(r, other) if other is not None else f"{r.bound} {r.written}" if r.bound else r.written)
     return (f'<tr><td class="rank">{rank}</td><td>{subject}</td><td class="value">{value}</td>'
             f'<td><span class="link" data-node="{index[paper]}">{escape(str(G.nodes[paper]["label"]))}</span></td>'
             f'<td class="sentence">{escape(sentence)}</td></tr>')
@@ -133,6 +162,8 @@ def render_leaderboards(G: nx.DiGraph, index: dict[Any, int]) -> str:
                      f'</span> · {metric} <span class="muted">({board.direction} is better; {len(board.rows)} scores, '
                      f'{f"{board.papers} papers" if board.papers > 1 else "one paper"})</span></h3><table><thead><tr><th>#</th><th>Subject</th><th>Value</th><th>Paper</th>'
                      '<th>Sentence</th></tr></thead><tbody>')
-        parts += [row_html(G, rank, r, index) for rank, r in enumerate(board.rows[:ROWS_SHOWN], start=1)]
+        ends = board.other_ends or (None,) * len(board.rows)
+        parts += [row_html(G, rank, r, index, other)
+                  for rank, (r, other) in enumerate(zip(board.rows[:ROWS_SHOWN], ends), start=1)]
         parts.append("</tbody></table></section>")
     return "".join(parts) + unranked_html(G, others, index)
