@@ -17,7 +17,7 @@ from kg.extractors.results.linking import (BASELINE, DATASET_TYPES, NONE, PROPOS
                                           related_in, sentence_of, standing)
 from kg.extractors.results.model import ResultsModel
 from kg.extractors.results.numbers import Number, find_numbers
-from kg.graph.results import result_direction
+from kg.text.directions import result_direction
 from kg.text.keys import singular
 
 ACTORS = ("method", "model")

@@ -17,7 +17,7 @@ RELATIVE = ("relative", "normalized", "normalised", "ratio", "retention", "retai
 
 def metric_pattern(names: tuple[str, ...]) -> str:
     """A regex finding any of `names` in a lower-cased metric as whole words, a variant's suffix allowed (as
-    `kg.graph.results.contains`), written without lookaround so that SPARQL's REGEX reads it alike (leaderboard.rq
+    `kg.text.directions.contains`), written without lookaround so that SPARQL's REGEX reads it alike (leaderboard.rq
     embeds it)."""
     return r"(^|[^\w@-])(" + "|".join(names) + r")(-[0-9]+\w*|-[a-z]|@\w+)?($|[^\w@-])"
 
