@@ -537,3 +537,12 @@ def test_a_descriptive_name_is_labelled_as_running_text_writes_it_unless_a_paper
                 plain("p2", "Zorbic Data Analysis", "method"), plain("p3", "zorbic data analysis", "method")]
     entities, _, _ = resolve(mentions)
     assert [e.label for e in entities] == [label]
+
+
+@pytest.mark.parametrize(("forms", "label"), [
+    (("ZOrbic Flurb exPansion", "ZOrbic Flurb exPansion", "Zorbic Flurb Expansion"), "Zorbic Flurb Expansion"),
+    (("zuScenes", "zuScenes", "ZuScenes"), "zuScenes"),  # one inner capital: how the name is written
+])
+def test_capitals_marking_an_acronyms_letters_are_not_the_label(forms, label):
+    entities, _, _ = resolve([plain(f"p{i}", form, "method") for i, form in enumerate(forms)])
+    assert [e.label for e in entities] == [label]

@@ -114,3 +114,11 @@ def test_words_around_an_unsigned_number_can_make_it_a_change(text: str, written
 
     numbers, number = number_at(text, written)
     assert worded_change(text, number, numbers) == change
+
+
+@pytest.mark.parametrize("phrase, measure", [("top-1 accuracy", True), ("sensitivity", True), ("error rate", True),
+                                             ("runtime workflow", False), ("score", True), ("leakage", False)])
+def test_a_measure_word_names_a_known_measure_at_its_end(phrase: str, measure: bool) -> None:
+    from kg.extractors.results.fields import names_measure
+
+    assert names_measure(phrase) == measure

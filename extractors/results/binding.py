@@ -79,7 +79,7 @@ def own_measure(text: str, number: Number, named: Sequence[tuple[int, int]] = ()
 # What joins a measure to the number it introduces: `MAE = 0.07`, `BLEU-4 of 26.97`, `F1 from 0.53`, `AUC 0.98`.
 INTRODUCER = re.compile(r"\s*(?:(?!(?i:and|or|vs|versus|against|with|while|than|but|compared|respectively)\b)"
                         r"\(?(?:[A-Za-z]?[A-Z0-9][\w@-]{0,10}|[a-z])\)?\s*)?"  # its acronym or symbol: `MAE`, `r`
-                        r"(?:(?i:=|:|of|is|was|were|reaches|reached|from|to|at|rises|rose|falls|fell|drops|dropped|"
+                        r"(?:(?i:=|:|of|is|was|were|reaches|reached|from|to|rises|rose|falls|fell|drops|dropped|"
                         r"improves|improved)\s*){0,2}(?i:only|about|around|nearly|~)?\s*$")
 
 

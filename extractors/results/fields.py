@@ -17,7 +17,7 @@ from kg.extractors.results.linking import (BASELINE, DATASET_TYPES, NONE, PROPOS
                                           related_in, sentence_of, standing)
 from kg.extractors.results.model import ResultsModel
 from kg.extractors.results.numbers import Number, find_numbers
-from kg.text.directions import result_direction
+from kg.text.directions import HIGHER, LOWER, contains
 from kg.text.keys import singular
 
 ACTORS = ("method", "model")
@@ -70,7 +70,7 @@ def governing_subject(doc: Doc, index: int, sentence: Span) -> Span | None:
     return None
 
 
-INTRODUCING = {"of", "from", "to", "=", ":", "at", "by", "reaches", "reached", "is", "was", "were"}
+INTRODUCING = {"of", "from", "to", "=", ":", "by", "reaches", "reached", "is", "was", "were"}
 QUALIFIERS = {"about", "around", "approximately", "nearly", "almost", "only", "just", "over", "under", "roughly",
               "up", "~", "≈"}
 
@@ -96,11 +96,20 @@ def measure_before(doc: Doc, index: int, sentence: Span, mentions: Sequence[Cand
     while first.i - 1 >= sentence.start and doc[first.i - 1].dep_ == "compound" and doc[first.i - 1].head == noun:
         first = doc[first.i - 1]
     start, end = first.idx, noun.idx + len(noun)
-    if any(m.kind == "entity" and m.start < end and start < m.end for m in mentions):
-        return None
-    words = doc_text(doc)[start:end].split()
+    text = doc_text(doc)
+    if any(m.kind == "entity" and m.start < end and (start < m.end or not text[m.end:start].strip())
+           for m in mentions if m.end <= end):
+        return None  # a mention in or right before it measures the number (`a micro-F1 score of 0.44`)
+    words = text[start:end].split()
     phrase = " ".join(words[:-1] + [singular(words[-1])])
-    return phrase if result_direction(phrase) else None  # a known measure, not `model improves to 80%`
+    return phrase if names_measure(phrase) else None  # a known measure, not `model improves to 80%`
+
+
+def names_measure(phrase: str) -> bool:
+    """Whether a phrase ends in the name of a measure whose better side is known (`top-1 accuracy`, `sensitivity`,
+    `score`; not `runtime workflow`)."""
+    words = phrase.casefold()
+    return any(words.endswith(n) and contains(words, n) for n in HIGHER + LOWER)
 
 
 def metric_of(doc: Doc, number: Number, sentence: Span, mentions: Sequence[Candidate], index: int,

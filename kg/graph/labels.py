@@ -135,6 +135,9 @@ def choose_label(forms: Counter, papers: Counter, proper: bool = False, known: s
         singular_forms = [f for f in members if not is_plural_of(f, members)] or members
         best = max(singular_forms, key=lambda f: (spelling_papers(f, members, papers), papers[f], forms[f],
                                                   f.islower() != proper))
+        if len(MARKED.findall(best)) >= 2:  # `SHapley Additive exPlanations`: the letters of its acronym marked
+            best = max((f for f in singular_forms if f.lower() == best.lower() and not MARKED.search(f)),
+                       key=lambda f: (papers[f], forms[f], f), default=best)
         if descriptive and title_cased(best):  # the same words with fewer capitals, as running text writes them
             best = min((f for f in singular_forms if fewer_capitals(f, best)),
                        key=lambda f: (capitals(f), -papers[f], f), default=best)
@@ -146,6 +149,10 @@ def choose_label(forms: Counter, papers: Counter, proper: bool = False, known: s
     if SPELLED_ACRONYM.fullmatch(best) and spelled and not short_preferred(pools, best, spelled, papers):
         best = pick(spelled)
     return best
+
+
+# A word whose capitals mark an acronym's letters (`SHapley`, `exPlanations`, `diffusioN`), not how the word is written.
+MARKED = re.compile(r"(?<![\w-])(?:[A-Z]{2,}[a-z]{2,}|[a-z]+[A-Z][a-z]+|[a-z]{3,}[A-Z])(?![\w-])")
 
 
 SHORT_SHARE = 3  # an acronym written alone by this many times the papers of its spelled-out form is the label
