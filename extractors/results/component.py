@@ -13,7 +13,6 @@ from kg.extraction.results import CandidateResult
 from kg.extractors.results.binding import CHAIN, before_and_after, carries
 from kg.extractors.results.features import number_features, token_at
 from kg.extractors.results.fields import Fields, against_of, read_fields
-from kg.extractors.results.linking import BASELINE
 from kg.extractors.results.model import LABELS, ResultsModel, load
 from kg.extractors.results.numbers import Number, find_numbers, worded_bound
 from kg.extractors.results.signs import signed_change, worded_change
@@ -80,16 +79,19 @@ def read_results(model: ResultsModel, doc: Doc, mentions: Sequence[Candidate],
 
 def apart(doc: Doc, numbers: Sequence[Number], read: list[tuple[float, Number, str, Fields]],
           mentions: Sequence[Candidate], model: ResultsModel, relations: Sequence[CandidateRelation]):
-    """The before-value of a `from X to Y` pair of scores is not the after-value's subject (`improves OccWorld from
-    19.06 to 20.05`: OccWorld's and the proposal's): it takes its next likeliest subject."""
+    """The before-value of a `from X to Y` pair of scores is not the subject of an after-value the paper's proposal
+    reached (`VISA improves OccWorld from 19.06 to 20.05`: OccWorld's, then VISA's): it takes the system its
+    sentence compares against, else its next likeliest subject. A pair of another subject's values (a base model's,
+    a baseline's under two conditions) stays as read."""
     at = {number.start: i for i, (_, number, _, _) in enumerate(read)}
     out = list(read)
     for first, second in before_and_after(doc_text(doc), numbers).items():
         i, j = at.get(numbers[first].start), at.get(numbers[second].start)
         if i is None or j is None or read[i][2] != "score" or read[j][2] != "score":
             continue
-        after = read[j][3].subject_name
-        if read[i][3].subject_name == after and after != BASELINE:  # two unnamed baselines' values may be apart
+        after, proposed = read[j][3].subject_name, read[j][3].proposal or (
+            read[j][3].subject is not None and read[j][3].subject.role == "proposed")
+        if read[i][3].subject_name == after and proposed:  # the proposal's after-value: the before is another's
             result, number, kind, f = read[i]
             taken = {after}
             other = read_fields(doc, number, mentions, kind, model, relations, frozenset(taken))

@@ -131,6 +131,8 @@ def metric_of(doc: Doc, number: Number, sentence: Span, mentions: Sequence[Candi
     for chunk in sentence.noun_chunks:
         if chunk.start <= last + 1 < chunk.end or chunk.start == last + 1:
             words = [t for t in chunk if t.i > last and not t.like_num and any(c.isalpha() for c in t.text)]
+            while words and (words[0].is_stop or words[0].pos_ in ("ADP", "CCONJ", "DET", "PART", "PRON")):
+                words = words[1:]  # `to 100%`, `and`: no measure's name begins so
             if words:
                 return None, doc_text(doc)[words[0].idx:words[-1].idx + len(words[-1])]
     head = doc[index].head
