@@ -134,6 +134,8 @@ def test_a_dataset_named_with_the_metric_is_the_numbers(parse) -> None:
      {"65": "F1 scores", "87": "F1 scores", "63": "accuracy", "85": "accuracy"}),
     ("On SQuAD, sensitivity drops to 0.53, and ECE rises from 0.02 to 0.27.",
      {"0.53": "sensitivity", "0.02": "ECE", "0.27": "ECE"}),
+    ("FooNet improves accuracy from 48.7% to 58.7% and reduces answer leakage from 34.0% to 9.9% on SQuAD.",
+     {"48.7": "accuracy", "58.7": "accuracy", "34.0": "answer leakage", "9.9": "answer leakage"}),  # no list names it
 ])
 def test_a_number_introduced_by_a_measure_word_is_measured_by_it(parse, sentence: str, metrics: dict) -> None:
     from kg.extractors import build_extract
