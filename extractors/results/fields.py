@@ -81,9 +81,11 @@ QUALIFIERS = {"about", "around", "approximately", "nearly", "almost", "only", "j
 def measure_before(doc: Doc, index: int, sentence: Span, mentions: Sequence[Candidate]) -> str | None:
     """The measure a number is introduced by, when no entity mention names it (`accuracy from 0.362`, `sensitivity to
     0.53`, `accuracies of 63%`: RESULTS.md counts bare accuracy): the noun right before `of`/`from`/`to`/`=`/`by`
-    and the number, in the singular, with its compound modifiers; None when a mention covers it (the mention then
-    measures the number, as binding reads it), the words before the number are no such phrase, or it names no measure
-    whose better side is known (`the model improves to 80%`, `an improvement of 3%`)."""
+    (or a verb such as `drops to`) and the number, in the singular, with its compound modifiers. Through a verb or
+    `by` it must end in a known measure's name (not `the model improves to 80%`); right before `of`/`from`/`to`/`=`/`:`
+    any noun but a difference word is what the number reports (`answer leakage from 34.0%`; not `an improvement of
+    3%`). None when a mention covers or adjoins it (the mention then measures the number, as binding reads it) or
+    the words before the number are no such phrase."""
     i = index - 1
     while i >= sentence.start and doc[i].lower_ in QUALIFIERS:
         i -= 1

@@ -1,6 +1,6 @@
 """Leaderboards from the graph's results: per dataset, metric and unit with at least two scores (a board never
 ranks 97.2% against 5.7 cm, nor a fraction against a percent), the scores ranked best first by the metric's
-direction (kg.graph.results.result_direction), and the page's Leaderboards tab as HTML (every text escaped; rows carry
+direction (kg.text.directions.result_direction), and the page's Leaderboards tab as HTML (every text escaped; rows carry
 `data-node` so a click opens the paper). Values `kg lint` flags as impossible (an accuracy above 100%, a negative
 FID) are never ranked, as in the `leaderboard` query. A measure whose direction is unknown (a sparsity, a count of
 operations) gets no board: its groups are listed after the boards as not ranked."""
