@@ -44,6 +44,9 @@ def test_a_name_the_abstract_coins(name, coined):
     ("We call this approach Zorbing, and it plans.", "Zorbing", True),
     ("We term it Zorb-Net.", "Zorb-Net", True),
     ("We call for more work on Zorbing.", "Zorbing", False),
+    ("We propose $\\mathtt{ZORB}$, a framework that plans.", "ZORB", True),  # style markup around the name
+    ("We propose **Zorbnet**, which plans.", "Zorbnet", True),
+    ("We evaluate $\\mathtt{ZORB}$ on planning.", "ZORB", False),
 ])
 def test_a_plural_acronym_or_a_name_called_after_a_word_of_use_is_not_coined(text, name, coined):
     start = text.index(name)

@@ -236,6 +236,20 @@ def test_a_number_format_precision_is_not_the_metric(abstract, kept):
     assert bool(entities) is kept
 
 
+@pytest.mark.parametrize(("abstract", "kept"), [
+    ("Zorb nets allow reliable learning and recall of many stored patterns.", False),  # remembering
+    ("The team acts as one player with imperfect recall.", False),
+    ("Zorbnet reaches a recall of 0.93 on the test set.", True),
+    ("Zorbnet gives substantial improvements in recall over prior zorbers.", True),
+    ("Zorbnet probes fewer items at the same recall.", True),
+    ("Zorbnet learns to recall facts, and its precision stays high.", True),  # beside another measure
+])
+def test_a_recall_that_is_remembering_is_not_the_metric(abstract, kept):
+    mentions = [at("p1", abstract, "recall", "metric")]
+    entities, _, _ = resolve(mentions, papers=[Paper("p1", abstract)])
+    assert bool(entities) is kept
+
+
 def test_a_no_compound_is_an_adjective():
     from kg.graph.labels import lone_adjective
 

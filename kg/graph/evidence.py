@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Iterable
 
 from kg.graph.labels import debris_start, repair
+from kg.text.markup import STYLE_COMMANDS
 from kg.types import Mention
 
 HEADS = {  # the kind word an abstract defines a name by -> the type (the gold guidelines' borderline rule)
@@ -57,6 +58,9 @@ USED_BEFORE = re.compile(r"\b(?:using|use|uses|used|on|from|adopt|adopts|adoptin
                          r"\s+(?:(?:a|an|the)\s+)?(?:[\w-]+\s+){0,4}?[\w-]+\s*$", re.I)  # `using a ... dataset` called X
 NOVEL_AFTER = re.compile(r"\s*(?:\([^()]{0,60}\)\s*)?[,:]\s*(?:a|an)\s+(?:novel|new)\b", re.I)  # X, a novel method
 WINDOW = 160  # characters read before and after a mention
+STYLE = "|".join(sorted(STYLE_COMMANDS, key=len, reverse=True))
+OPENING_MARKUP = re.compile(r"(?:\$|\*\*?|__|`|\\(?:" + STYLE + r")\s*\{)+$")  # `$\mathtt{`, `**`, `\textbf{`
+CLOSING_MARKUP = re.compile(r"(?:\}|\$|\*\*?|__|`)+")  # `}$`, `**`
 # a name standing where a measure does: a number or a fall right after it (`ASR of 95%`, `cuts ASR from 38.3% to
 # 15.0%`, `ASR (2.1%)`, `ASR reduction`; not a year), or a number or a comparison right before it (`95% ASR`, `30 FPS`,
 # `near-zero ASR`, `reduces the ASR`)
@@ -73,6 +77,13 @@ NUMBER_FORMAT_AFTER = re.compile(r"\s+(?:of\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?)?(?
                                  r"parameters?|numerics|arithmetic|floating|bits?|training|inference)\b", re.I)
 NUMBER_TOPIC = re.compile(r"quantiz|quantis|\b\d+-bits?\b|fixed-point|floating-point|bit-width|low-precision", re.I)
 METRIC_TOPIC = re.compile(r"\brecall\b|\bF1\b|F-(?:score|measure)|precision\s*(?:@|at\b)|average precision", re.I)
+# recall as a measure: beside another retrieval or classification measure anywhere in the abstract, or compared or
+# quantified where it stands (`improvements in recall`, `at the same recall`, `comparable recalls`, `recall@10`)
+RECALL_TOPIC = re.compile(r"\bprecisions?\b|\bF1\b|F[-_ ]?(?:score|measure|\$?_?\{?1)|\baccurac|\bAUC|\bmAP\b|"
+                          r"\bhit(?:s| rate)\b|\bNDCG|\bMRR\b|\bROUGE", re.I)
+NUMBER_NEAR = re.compile(r"[^.;,]{0,15}?\d")  # `recall at most 14%`
+RECALL_COMPARED = re.compile(r"(?:\b(?:high|higher|highest|low|lower|better|same|comparable|similar|improv\w*"
+                             r"|gains?|increas\w*|rais\w*|drops?|loss|boost\w*|terms|high-|low-)\s+(?:in\s+|of\s+)?)$", re.I)
 
 
 def defined_type(text: str, start: int, end: int) -> str | None:
@@ -98,7 +109,7 @@ def coined_here(text: str, start: int, end: int) -> bool:
     multi-agent system (MAS)`, a kind).
     An acronym in the plural names instances of a kind (`our BNNs`, `our AEs`), and a name `called` after a word of
     use names an existing thing (`using a challenging dataset called CLEVR`): neither is coined."""
-    before, after = text[max(0, start - WINDOW):start], text[end:end + WINDOW]
+    before, after = unwrapped(text, start, end)
     if PLURAL_ACRONYM.fullmatch(text[start:end]):
         return False
     if (named := NAMED.search(before)) and not USED_BEFORE.search(before[:named.start()]):
@@ -110,10 +121,35 @@ def coined_here(text: str, start: int, end: int) -> bool:
     return bool(OBJECT.search(before) and OBJECT_END.match(after))
 
 
+def unwrapped(text: str, start: int, end: int) -> tuple[str, str]:
+    """The WINDOW characters before and after a mention without the style markup around it (`we propose
+    $\\mathtt{DICE}$, a ...` reads as `we propose DICE, a ...`)."""
+    before, after = text[max(0, start - WINDOW):start], text[end:end + WINDOW]
+    opening, closing = OPENING_MARKUP.search(before), CLOSING_MARKUP.match(after)
+    return before[:opening.start()] if opening else before, after[closing.end():] if closing else after
+
+
 def title_case(words: str) -> bool:
     """Whether every word but linking words starts with a capital or a digit (`Contrastive Zorbing`, `Zorb-Aware
     Routing for Graphs`): a coined long form, not a kind (`a multi-agent system (MAS)`)."""
     return all(w[:1].isupper() or w[:1].isdigit() for w in re.split(r"[\s-]+", words) if w and w not in LINKING_WORDS)
+
+
+def other_sense(text: str, start: int, end: int) -> bool:
+    """Whether the precision or recall at [start, end) is not the metric: a number format (`number_format`) or
+    remembering (`memory_recall`)."""
+    return number_format(text, start, end) or memory_recall(text, start, end)
+
+
+def memory_recall(text: str, start: int, end: int) -> bool:
+    """Whether the recall at [start, end) is remembering (`learning and recall of patterns`, `a player with imperfect
+    recall`): an abstract that names no other retrieval or classification measure and writes no number or
+    comparison beside it (`improvements in recall`, `at the same recall`, `a recall of 0.9`)."""
+    if text[start:end].lower().rstrip("s") != "recall" or RECALL_TOPIC.search(text):
+        return False
+    if text[end:end + 1] == "@" or measured_here(text, start, end) or NUMBER_NEAR.match(text, end):
+        return False
+    return not RECALL_COMPARED.search(text[max(0, start - 30):start])
 
 
 def number_format(text: str, start: int, end: int) -> bool:
@@ -142,12 +178,13 @@ def cleaned(mentions: Iterable[Mention],
     """Each usable mention with its name repaired, and maps of it to the mention as evidence (a span that starts inside a
     hyphenated word is extended to the word: `modal LLM` in `multi-modal LLM`, one that starts with punctuation or a
     number fragment starts after it: `accuracy` of `95.1% accuracy`) and to the mention as extracted
-    (what relations refer to). A number format's precision (`low precision numerics`) is no mention of the metric."""
+    (what relations refer to). A number format's precision (`low precision numerics`) and remembering's recall are no
+    mentions of the metric (`other_sense`)."""
     found, evidence, raw = [], {}, {}
     for extracted in mentions:
         mention, name = extracted, extracted.name or extracted.text
         text = texts.get(mention.paper_id)
-        if text and number_format(text, mention.start, mention.end):
+        if text and other_sense(text, mention.start, mention.end):
             continue
         begin = hyphen_prefix(text, mention.start) if text else mention.start
         if begin < mention.start and re.fullmatch(r"[\w\-\u2010\u2011]+", text[begin:mention.start]):
