@@ -271,10 +271,11 @@ def resolve(
               and not adjectives_only(g, members[k], knowledge)
               and not (set(members[k]) <= words and concept_type(g) in NAMED_TYPES)}
     groups, members = split_coinages(groups, members, corpus.texts, knowledge, corpus.years)
-    entities, entity_of = make_entities(groups, members, resolver, corpus.texts)
+    made: dict[str, tuple] = {}
+    entities, entity_of = make_entities(groups, members, resolver, corpus.texts, made)
     groups, members, joined = same_labels(groups, members, entities, entity_of, lambda key: MARK in key)
     if joined:
-        entities, entity_of = make_entities(groups, members, resolver, corpus.texts)
+        entities, entity_of = make_entities(groups, members, resolver, corpus.texts, made)
     generic = {e.id for e in entities if surface_key(e.label) in knowledge.generic}
     entities = [e for e in entities if e.id not in generic]
     groups = {k: g for k, g in groups.items() if entity_of[k] not in generic}
@@ -499,32 +500,42 @@ def known_alike(resolver: Resolver, keys: set[str]) -> Iterable[tuple[str, str]]
 
 
 def make_entities(groups: dict[str, list[Mention]], members: dict[str, list[str]], resolver: Resolver,
-                  texts: dict[str, str]) -> tuple[list[Entity], dict[str, str]]:
+                  texts: dict[str, str], made: dict[str, tuple] | None = None) -> tuple[list[Entity], dict[str, str]]:
     """One entity per group: its concept type, canonical label and id (`ids.entity_ids`: from the concept, not
-    from its rank). The label candidates are the written forms and the long forms papers define the group's
-    acronyms by, or the gazetteer's name for a concept it knows."""
-    knowledge, spelled = resolver.knowledge, resolver.definitions.spelled
+    from its rank). `made` keeps each group's concept and entity row by key, so a second call reads again only the
+    groups whose member keys changed (a group's concept depends on its mentions and member keys alone)."""
+    made = {} if made is None else made
     concepts, rows = [], []
     for key in sorted(groups):
-        group = groups[key]
-        known = known_entry(members[key], knowledge)
-        entity_type = concept_type(group, knowledge.types.get(known or ""), defined_votes(group, texts))
-        forms = Counter(display_form(m.name) for m in group)
-        papers = Counter(form for form, _ in {(display_form(m.name), m.paper_id) for m in group})
-        if not any(" " in form for form in forms):  # only acronyms written: the defined long form
-            for member in members[key]:
-                papers.update(spelled.get(member, {}))
-        descriptive = entity_type in ("method", "task", "metric") and not any(m.role == "proposed" for m in group)
-        label = choose_label(forms, papers, proper=entity_type == "dataset", known=knowledge.names.get(known or ""),
-                             descriptive=descriptive)
-        concepts.append(concept_of(entity_type, label, key, members[key], resolver))
-        rows.append((key, entity_type, label, tuple(sorted((set(forms) | {m.name for m in group}) - {label}))))
+        if key not in made or made[key][0] != members[key]:
+            made[key] = (list(members[key]), *concept_row(key, groups[key], members[key], resolver, texts))
+        concepts.append(made[key][1])
+        rows.append(made[key][2])
     entity_of = {}
     entities = []
     for (key, entity_type, label, aliases), entity_id in zip(rows, entity_ids(concepts)):
         entity_of[key] = entity_id
         entities.append(Entity(entity_id, entity_type, label, aliases))
     return sorted(entities, key=lambda e: e.id), entity_of
+
+
+def concept_row(key: str, group: list[Mention], members: list[str], resolver: Resolver,
+                texts: dict[str, str]) -> tuple[Concept, tuple[str, str, str, tuple[str, ...]]]:
+    """A group's concept and its entity row (key, type, label, aliases). The label candidates are the written forms
+    and the long forms papers define the group's acronyms by, or the gazetteer's name for a concept it knows."""
+    knowledge, spelled = resolver.knowledge, resolver.definitions.spelled
+    known = known_entry(members, knowledge)
+    entity_type = concept_type(group, knowledge.types.get(known or ""), defined_votes(group, texts))
+    forms = Counter(display_form(m.name) for m in group)
+    papers = Counter(form for form, _ in {(display_form(m.name), m.paper_id) for m in group})
+    if not any(" " in form for form in forms):  # only acronyms written: the defined long form
+        for member in members:
+            papers.update(spelled.get(member, {}))
+    descriptive = entity_type in ("method", "task", "metric") and not any(m.role == "proposed" for m in group)
+    label = choose_label(forms, papers, proper=entity_type == "dataset", known=knowledge.names.get(known or ""),
+                         descriptive=descriptive)
+    aliases = tuple(sorted((set(forms) | {m.name for m in group}) - {label}))
+    return concept_of(entity_type, label, key, members, resolver), (key, entity_type, label, aliases)
 
 
 def concept_of(entity_type: str, label: str, key: str, members: list[str], resolver: Resolver) -> Concept:
