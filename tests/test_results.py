@@ -383,3 +383,19 @@ def test_respectively_pairs_the_nth_number_with_the_nth_name(parse) -> None:
     bounds = (0, len(doc.text))
     assert order_in(doc, numbers[0], names, bounds, numbers)["alphanet"] == "respectively"
     assert order_in(doc, numbers[1], names, bounds, numbers)["betanet"] == "respectively"
+
+
+@pytest.mark.parametrize(("sentence", "expected"), [
+    ("Zorbify improves QuuxNet from 19.06 to 20.05 mIoU.", "QuuxNet"),  # QuuxNet was at 19.06
+    ("Zorbify raises the accuracy of QuuxNet from 61% to 71%.", None),  # no object right after the verb
+    ("Zorbify improves accuracy from 61% to 71%.", None),
+])
+def test_the_object_of_a_verb_of_change_held_the_before_value(parse, sentence, expected) -> None:
+    from kg.extractors.results.features import token_at
+    from kg.extractors.results.fields import improved_of
+
+    doc, _ = parse(sentence)
+    number = next(n for n in find_numbers(doc.text) if doc.text[n.start:n.end] in ("19.06", "61"))
+    names = [candidate(doc, name, "model") for name in ("Zorbify", "QuuxNet") if name in doc.text]
+    found = improved_of(doc, number, doc[token_at(doc, number.start)].sent, names)
+    assert (doc.text[found.start:found.end] if found else None) == expected

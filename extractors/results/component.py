@@ -12,7 +12,7 @@ from kg.extraction.interface import Candidate, CandidateRelation, DocContext
 from kg.extraction.results import CandidateResult
 from kg.extractors.results.binding import CHAIN, before_and_after, carries
 from kg.extractors.results.features import number_features, token_at
-from kg.extractors.results.fields import Fields, against_of, read_fields
+from kg.extractors.results.fields import Fields, against_of, improved_of, read_fields
 from kg.extractors.results.model import LABELS, ResultsModel, load
 from kg.extractors.results.numbers import Number, find_numbers, worded_bound
 from kg.extractors.results.signs import signed_change, worded_change
@@ -108,10 +108,10 @@ def apart(doc: Doc, numbers: Sequence[Number], read: list[tuple[float, Number, s
 
 
 def compared_with(doc: Doc, number: Number, mentions: Sequence[Candidate], taken: set[str]) -> Candidate | None:
-    """The method or model the number's sentence compares against (`compared with SimVQ`, `over OccWorld`), when it
-    is not one of the `taken` subjects."""
+    """The method or model the number's sentence compares against (`improves OccWorld from`, `compared with SimVQ`,
+    `over OccWorld`), when it is not one of the `taken` subjects."""
     sentence = doc[token_at(doc, number.start)].sent
-    found = against_of(doc, number, sentence, mentions)
+    found = improved_of(doc, number, sentence, mentions) or against_of(doc, number, sentence, mentions)
     if found is None or doc_text(doc)[found.start:found.end].casefold() in taken:
         return None
     return found

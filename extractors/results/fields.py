@@ -174,6 +174,22 @@ def against_of(doc: Doc, number: Number, sentence: Span, mentions: Sequence[Cand
     return None
 
 
+IMPROVING = frozenset("improve raise boost lift increase enhance push bring reduce lower cut decrease".split())
+
+
+def improved_of(doc: Doc, number: Number, sentence: Span, mentions: Sequence[Candidate]) -> Candidate | None:
+    """The method or model a verb of change takes as its object before the number (`VISA improves OccWorld from
+    19.06 to 20.05`: OccWorld was at 19.06), the nearest such verb before the number."""
+    verbs = [t for t in sentence if t.idx < number.start and t.pos_ == "VERB" and t.lemma_.lower() in IMPROVING]
+    for verb in reversed(verbs):
+        after = verb.idx + len(verb)
+        named = [m for m in in_span(mentions, after, number.start, ACTORS + ("dataset",)) if m.type in ACTORS]
+        if named and doc_text(doc)[after:named[0].start].strip().lower() in ("", "the", "its", "their"):
+            return named[0]
+        return None
+    return None
+
+
 def setting_of(doc: Doc, sentence: Span, last: int) -> str | None:
     """A condition written right after the number ('at 72.9% sparsity', 'under 4-bit quantization')."""
     follow = doc[last + 1:min(sentence.end, last + 3)]
