@@ -43,15 +43,23 @@ class Iris:
         if problem:
             raise ValueError(f"base IRI {base!r} is not usable: {problem}")
         self.base = base if base.endswith(("/", "#")) else base + "/"
+        self._papers: dict[str, Iri] = {}  # each IRI escaped once per export: a paper's or entity's is minted often
+        self._entities: dict[tuple[str, str], Iri] = {}
 
     def paper(self, paper_id: str) -> Iri:
         """`<base>paper/<id>`."""
-        return Iri(f"{self.base}paper/{segment(paper_id)}")
+        iri = self._papers.get(paper_id)
+        if iri is None:
+            iri = self._papers[paper_id] = Iri(f"{self.base}paper/{segment(paper_id)}")
+        return iri
 
     def entity(self, node: str, entity_type: str) -> Iri:
         """`<base>entity/<type>/<slug>` where the node id is `<type>:<slug>`."""
-        slug = node.split(":", 1)[1] if ":" in node else node
-        return Iri(f"{self.base}entity/{segment(entity_type)}/{segment(slug)}")
+        iri = self._entities.get((node, entity_type))
+        if iri is None:
+            slug = node.split(":", 1)[1] if ":" in node else node
+            iri = self._entities[node, entity_type] = Iri(f"{self.base}entity/{segment(entity_type)}/{segment(slug)}")
+        return iri
 
     def node(self, G: nx.DiGraph, node: str) -> Iri:
         """The IRI of a paper or entity node."""

@@ -3,6 +3,7 @@ with its paper (see ontology/paperkg.ttl and the README's RDF section)."""
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import lru_cache
 
 from kg.exporters.rdf_terms import V, XSD_BOOLEAN, XSD_DECIMAL, Block, Iri, Typed
 from kg.graph.results import Result, result_direction
@@ -18,6 +19,13 @@ def decimal_literal(value: Decimal) -> Typed:
     """An xsd:decimal in the canonical form stores keep (no exponent, no trailing zeros: '95.1', '1000', '0.85')."""
     text = format(value.normalize(), "f") if value else "0"
     return Typed.of(text, XSD_DECIMAL)
+
+
+@lru_cache(maxsize=4096)
+def metric_direction(names: tuple[str, ...]) -> str | None:
+    """`result_direction` of a metric's names, worked out once per names (a pure function of them; results share
+    metrics)."""
+    return result_direction(*names)
 
 
 def result_iri(base: str, result: Result) -> Iri:
@@ -36,7 +44,7 @@ def result_block(iris, tables: Tables, result: Result) -> Block:
         block[mlkg.metricName] = [result.metric_name]
     entities = tables.entities
     metric = entities.get(result.metric) if result.metric else None
-    better = result_direction(*((metric.label,) if metric else ()), result.metric_name, *(metric.aliases if metric else ()))
+    better = metric_direction(((metric.label,) if metric else ()) + (result.metric_name, *(metric.aliases if metric else ())))
     if better:
         block[mlkg.metricDirection] = [better]
     for name, predicate in ENTITY_FIELDS:
