@@ -10,6 +10,7 @@ entity ring the map. A community is named by its entities named in the most pape
 """
 from __future__ import annotations
 
+import heapq
 import math
 from collections import Counter
 from dataclasses import dataclass
@@ -82,12 +83,12 @@ def strongest(pairs: Counter, G: nx.DiGraph, keep: int = PARTNERS) -> list[tuple
     """Each entity's `keep` strongest co-occurrence pairs (ties: better-known partner), in pair order."""
     partners: dict[Node, list[tuple[int, int, Node, Node]]] = {}
     order = {node: i for i, node in enumerate(G)}
+    known = {node: int(data.get("papers") or 0) for node, data in G.nodes(data=True)}
     for (a, b), weight in pairs.items():
-        for node, other in ((a, b), (b, a)):
-            partners.setdefault(node, []).append((-weight, -int(G.nodes[other].get("papers") or 0),
-                                                  order[other], other))
-    kept = {(a, b) if order[a] < order[b] else (b, a) for node, found in partners.items()
-            for *_, other in sorted(found)[:keep] for a, b in [(node, other)]}
+        partners.setdefault(a, []).append((-weight, -known[b], order[b], b))
+        partners.setdefault(b, []).append((-weight, -known[a], order[a], a))
+    kept = {(node, other) if order[node] < order[other] else (other, node) for node, found in partners.items()
+            for *_, other in heapq.nsmallest(keep, found)}
     return [(a, b, pairs[(a, b)]) for a, b in sorted(kept, key=lambda p: (order[p[0]], order[p[1]]))]
 
 
