@@ -11,6 +11,7 @@ the page opens on the entities (papers folded into them) and says what it hides.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from importlib.util import find_spec
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -38,10 +39,12 @@ PAPERS_DRAWN_UP_TO = 300  # nodes; a larger graph opens on its entities, papers 
 
 
 def vis_assets() -> tuple[str, str]:
-    """The vis-network JavaScript and CSS shipped inside the pyvis package."""
-    import pyvis
-
-    lib = Path(pyvis.__file__).parent / "templates" / "lib" / f"vis-{VIS_VERSION}"
+    """The vis-network JavaScript and CSS shipped inside the pyvis package (found, not imported: that loads its
+    notebook machinery)."""
+    spec = find_spec("pyvis")
+    if spec is None or spec.origin is None:
+        raise ModuleNotFoundError("No module named 'pyvis'", name="pyvis")
+    lib = Path(spec.origin).parent / "templates" / "lib" / f"vis-{VIS_VERSION}"
     return ((lib / "vis-network.min.js").read_text(encoding="utf-8"),
             (lib / "vis-network.css").read_text(encoding="utf-8"))
 
