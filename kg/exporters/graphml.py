@@ -46,10 +46,13 @@ ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\r": "&#13;",
            "\t": "&#9;"}
 TEXT_ESCAPES = re.compile('[&<>\r]')
 ATTR_ESCAPES = re.compile('[&<>"\r\n\t]')
+TEXT_AS_IS = re.compile("[\t\n\x20-\x25\x27-\x3b\x3d\x3f-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]*")  # valid, nothing to escape
 
 
 def xml_text(value: str, attribute: bool = False) -> str:
     """`value` without XML-1.0-invalid characters, escaped for element text or an attribute."""
+    if not attribute and TEXT_AS_IS.fullmatch(value):
+        return value
     value = INVALID_XML.sub("", value)
     return (ATTR_ESCAPES if attribute else TEXT_ESCAPES).sub(lambda m: ESCAPES[m.group()], value)
 
