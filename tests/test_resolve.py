@@ -634,3 +634,16 @@ def test_an_expansion_a_known_name_extends_by_a_word_is_not_that_name(extra, kno
              ("p4", "QOZ", f"quux-of-zorb {extra}"), ("p5", "QOZ", "quux-of-zorb")]
     entities, _, _ = resolve(mentions, pairs, knowledge=gazetteer)
     assert (len(entities) == 1) is joined
+
+
+@pytest.mark.parametrize(("names", "nodes"), [
+    (("artificial neural networks", "neural network"), 1),  # `artificial` adds nothing
+    (("artificial recurrent neural network", "recurrent neural network"), 1),
+    (("artificial intelligence model", "intelligence model"), 2),  # only before a neural network
+    (("Shannon entropy", "entropy"), 1),
+    (("Shannon capacity", "capacity"), 2),
+])
+def test_a_modifier_that_adds_nothing_joins_the_name(names, nodes):
+    kind = "metric" if "entropy" in names[1] or "capacity" in names[1] else "model"
+    entities, _, _ = resolve([mention(f"p{i}", name, kind) for i, name in enumerate(names)])
+    assert len(entities) == nodes

@@ -30,7 +30,8 @@ from kg.graph.labels import choose_label, lone_adjective, repair
 from kg.graph.links import Corpus, link_papers, proposal_check, relate
 from kg.graph.spellings import family_pairs, same_labels, typo_pairs, written_pairs
 from kg.graph.titles import promoted, title_keys
-from kg.graph.variants import KINDS, NAMED_TYPES, case_pairs, regroup, ending_pairs, inverted_pairs, kind_pairs, word_twins
+from kg.graph.variants import (KINDS, NAMED_TYPES, case_pairs, ending_pairs, inverted_pairs, kind_pairs, modifier_pairs,
+                               regroup, word_twins)
 from kg.types import Entity, Link, Mention, MentionRelation, Paper, Relation
 
 __all__ = ["resolve", "Resolver"]
@@ -447,6 +448,7 @@ def merge_variants(by_key: dict[str, list[Mention]], resolver: Resolver,
              *known_alike(resolver, keys)]
     types = {k: concept_type(g) for k, g in by_key.items()}
     pairs.extend(ending_pairs(keys, resolver.known, types.__getitem__, resolver.knowledge.names, resolver.knowledge.generic))
+    pairs.extend(modifier_pairs(keys, types.__getitem__, resolver.knowledge.generic))
     spelled = resolver.definitions.spelled  # a long form a paper defines its acronym by, written only there
     pairs.extend(typo_pairs({k: [*((m.paper_id, m.name, m.role) for m in g),
                                  *((g[0].paper_id, n, g[0].role) for n in spelled.get(k, ()))]

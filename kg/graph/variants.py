@@ -197,3 +197,23 @@ def ending_pairs(keys: Collection[str], known: Callable[[str], str], type_of: Ca
             if target in keys and target != key and target not in generic and {type_of(key), type_of(target)} <= types \
                     and not {key, target} <= set(gazetteer):
                 yield key, target
+
+
+EMPTY_MODIFIERS = (  # (modifier, ending, types): a word before a name that adds nothing to the concept it names
+    ("artificial", "neuralnetwork", {"model", "method"}),  # artificial neural network, neural network
+    ("shannon", "entropy", {"metric", "method"}),  # Shannon entropy, entropy
+)
+
+
+def modifier_pairs(keys: Collection[str], type_of: Callable[[str], str],
+                   generic: Collection[str] = ()) -> Iterable[tuple[str, str]]:
+    """Keys that are another key with an EMPTY_MODIFIERS word before it (`artificial recurrent neural network` is
+    `recurrent neural network`) when both concepts have one of its types; never a generic name."""
+    keys = set(keys)
+    for key in sorted(keys):
+        for modifier, ending, types in EMPTY_MODIFIERS:
+            target = key[len(modifier):]
+            if key.startswith(modifier) and key.endswith(ending) and target in keys and target not in generic \
+                    and {type_of(key), type_of(target)} <= types:
+                yield key, target
+
