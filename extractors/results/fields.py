@@ -167,8 +167,8 @@ def against_of(doc: Doc, number: Number, sentence: Span, mentions: Sequence[Cand
     """What a change is measured against: the first mention after a comparison word ('over', 'than', 'vs')."""
     for t in sentence:
         if t.lower_ in COMPARE:
-            named = [m for m in in_span(mentions, t.idx + len(t), sentence.end_char, ACTORS + ("dataset",))
-                     if m.type in ACTORS and m.start - (t.idx + len(t)) <= 30]
+            named = [m for m in in_span(mentions, t.idx + len(t), sentence.end_char, ACTORS)
+                     if m.start - (t.idx + len(t)) <= 30]
             if named:
                 return named[0]
     return None
@@ -181,12 +181,12 @@ def improved_of(doc: Doc, number: Number, sentence: Span, mentions: Sequence[Can
     """The method or model a verb of change takes as its object before the number (`VISA improves OccWorld from
     19.06 to 20.05`: OccWorld was at 19.06), the nearest such verb before the number."""
     verbs = [t for t in sentence if t.idx < number.start and t.pos_ == "VERB" and t.lemma_.lower() in IMPROVING]
-    for verb in reversed(verbs):
-        after = verb.idx + len(verb)
-        named = [m for m in in_span(mentions, after, number.start, ACTORS + ("dataset",)) if m.type in ACTORS]
-        if named and doc_text(doc)[after:named[0].start].strip().lower() in ("", "the", "its", "their"):
-            return named[0]
+    if not verbs:
         return None
+    after = verbs[-1].idx + len(verbs[-1])
+    named = in_span(mentions, after, number.start, ACTORS)
+    if named and doc_text(doc)[after:named[0].start].strip().lower() in ("", "the", "its", "their"):
+        return named[0]
     return None
 
 

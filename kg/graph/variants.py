@@ -216,4 +216,3 @@ def modifier_pairs(keys: Collection[str], type_of: Callable[[str], str],
             if key.startswith(modifier) and key.endswith(ending) and target in keys and target not in generic \
                     and {type_of(key), type_of(target)} <= types:
                 yield key, target
-
