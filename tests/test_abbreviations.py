@@ -22,6 +22,8 @@ from kg.text.abbreviations import find_abbreviations
         ("a pay-for-performance (P4P) scheme", "P4P", "pay-for-performance"),
         ("that we call Rotary Widget Estimation, or RoWE. It works.", "RoWE", "Rotary Widget Estimation"),
         ("Deep belief networks, or DBNs, are old.", "DBNs", "Deep belief networks"),
+        ("the Frobnic Quantile Test (FQT; Quantilo) is new", "FQT", "Frobnic Quantile Test"),
+        ("in conjunctive widget form (CWF, AND-of-ORs)", "CWF", "conjunctive widget form"),
     ],
 )
 def test_finds_definition(text: str, short: str, long: str) -> None:
@@ -38,7 +40,10 @@ def test_finds_definition(text: str, short: str, long: str) -> None:
      "hierarchical evaluation of averaged yield benchmarks (HeavyYieldBench) here",
      "a long coined word (ThisWordIsFarTooLongToBeShort) here",
      "we compare SGD, Adam, or RMSProp here", "a residual net (R2D) here",
-     "text-to-image models, generative video models (T2V models)", "GPU memory, or GPU usage"],
+     "text-to-image models, generative video models (T2V models)", "GPU memory, or GPU usage",
+     "we fine-tune Vision and Document Image Transformers (ViT, DiT) here",
+     "the Iterative Soft Thresholding Algorithm and its accelerated version (ISTA, FISTA) converge",
+     "we compare with strong sequence transformers (SeqT, SoT, SpT) here"],
 )
 def test_rejects_non_definitions(text: str) -> None:
     assert find_abbreviations(text) == []

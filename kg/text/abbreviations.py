@@ -9,6 +9,8 @@ PAREN = re.compile(r"\(([^()]{1,24})\)")
 COMMA_OR = re.compile(r",\s+or\s+([A-Za-z][\w-]*[A-Za-z0-9])(?=[\s.,;:)]|$)")
 WORD = re.compile(r"[^\s()]+")
 MAX_LONG_WORDS = 12
+LISTED = re.compile(r"\s*(?:[,;]|\band\b)\s*")  # what separates the short forms a parenthesis lists
+COORDINATED = re.compile(r",|\b(?:and|or)\b")  # a long form joining several things
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,24 @@ def comma_or_definitions(text: str) -> Iterator[Abbreviation]:
             yield Abbreviation(short, match.start(1), defined[1], defined[0])
 
 
+def listed_shorts(inner: str) -> int:
+    """How many short forms a parenthesis lists before anything else (`ViT, DiT`: 2; `CNN; e.g. AlexNet`: 1)."""
+    count = 0
+    for part in LISTED.split(inner.strip()):
+        if not is_short_form(part):
+            break
+        count += 1
+    return count
+
+
+def one_definition(inner: str, long: str) -> bool:
+    """Whether a parenthesis defines its first short form by the whole long form: not where it lists three or more
+    short forms (examples), nor two after a long form joining several things (`Vision and Document Image
+    Transformers (ViT, DiT)`, `character and word error rates (CER and WER)`)."""
+    listed = listed_shorts(inner)
+    return listed < 2 or (listed == 2 and not COORDINATED.search(long))
+
+
 def find_abbreviations(text: str) -> list[Abbreviation]:
     """All `long form (SHORT)` and `long form, or SHORT` definitions in `text`, in order of appearance."""
     found: list[Abbreviation] = []
@@ -138,7 +158,7 @@ def find_abbreviations(text: str) -> list[Abbreviation]:
         if not is_short_form(inner):
             continue
         defined = defined_before(text, inner, paren.start())
-        if defined is not None:
+        if defined is not None and one_definition(paren.group(1), defined[1]):
             found.append(Abbreviation(inner, paren.start(1) + paren.group(1).index(inner), defined[1], defined[0]))
     found.extend(comma_or_definitions(text))
     return sorted(found, key=lambda a: a.long_start)
