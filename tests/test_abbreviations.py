@@ -24,6 +24,9 @@ from kg.text.abbreviations import find_abbreviations
         ("Deep belief networks, or DBNs, are old.", "DBNs", "Deep belief networks"),
         ("the Frobnic Quantile Test (FQT; Quantilo) is new", "FQT", "Frobnic Quantile Test"),
         ("in conjunctive widget form (CWF, AND-of-ORs)", "CWF", "conjunctive widget form"),
+        ("we train Blip Blorp Crank (B2C) agents", "B2C", "Blip Blorp Crank"),
+        ("the Quasi Quorum-Quench Ranker (Q3R) wins", "Q3R", "Quasi Quorum-Quench Ranker"),
+        ("the Archive of Our Orchards (AO3) corpus", "AO3", "Archive of Our Orchards"),
     ],
 )
 def test_finds_definition(text: str, short: str, long: str) -> None:
@@ -43,7 +46,8 @@ def test_finds_definition(text: str, short: str, long: str) -> None:
      "text-to-image models, generative video models (T2V models)", "GPU memory, or GPU usage",
      "we fine-tune Vision and Document Image Transformers (ViT, DiT) here",
      "the Iterative Soft Thresholding Algorithm and its accelerated version (ISTA, FISTA) converge",
-     "we compare with strong sequence transformers (SeqT, SoT, SpT) here"],
+     "we compare with strong sequence transformers (SeqT, SoT, SpT) here",
+     "knowledge recall (L1), routine reasoning (L2) and more", "a Blip Crank (B2C) agent"],
 )
 def test_rejects_non_definitions(text: str) -> None:
     assert find_abbreviations(text) == []

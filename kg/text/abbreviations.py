@@ -9,6 +9,7 @@ PAREN = re.compile(r"\(([^()]{1,24})\)")
 COMMA_OR = re.compile(r",\s+or\s+([A-Za-z][\w-]*[A-Za-z0-9])(?=[\s.,;:)]|$)")
 WORD = re.compile(r"[^\s()]+")
 MAX_LONG_WORDS = 12
+FUNCTION_WORDS = frozenset("a an and for in of on the to via with".split())
 LISTED = re.compile(r"\s*(?:[,;]|\band\b)\s*")  # what separates the short forms a parenthesis lists
 COORDINATED = re.compile(r",|\b(?:and|or)\b")  # a long form joining several things
 
@@ -121,6 +122,30 @@ def defined_before(text: str, short: str, stop: int) -> tuple[int, str] | None:
     return span[0], long
 
 
+REPEATED = re.compile(r"([A-Za-z])([2-9])(?![\d.])")  # A3C: three words beginning with A, then one with C
+INITIALS = re.compile(r"[^\W_]+")  # the words of a long form whose initials spell a short form
+
+
+def repeated_initials(text: str, short: str, stop: int) -> tuple[int, str] | None:
+    """`Asynchronous Advantage Actor-Critic (A3C)`, `Micro-Macro Retrieval (M2R)`: a letter and a digit stand for
+    that many words beginning with the letter; the long form is the words right before `stop` whose initials spell
+    the short form so written out, hyphenated parts as words, function words taking part or left out."""
+    if not REPEATED.search(short):
+        return None
+    letters = REPEATED.sub(lambda m: m.group(1) * int(m.group(2)), short)
+    if not letters.isalpha():
+        return None
+    dot = text.rfind(". ", 0, stop)
+    words = [(m.start(), m.group()) for m in INITIALS.finditer(text, dot + 2 if dot >= 0 else 0, stop)]
+    for skip in (False, True):
+        kept = [(start, w) for start, w in words if not (skip and w.lower() in FUNCTION_WORDS)]
+        tail = kept[-len(letters):]
+        if len(tail) == len(letters) and all(w[0].lower() == c.lower() for (_, w), c in zip(tail, letters)):
+            long = text[tail[0][0]:stop].strip(" ,;:-")
+            return (tail[0][0], long) if len(long) > len(short) else None
+    return None
+
+
 def comma_or_definitions(text: str) -> Iterator[Abbreviation]:
     """`Compressive Phase Retrieval with Alternating Minimization, or CoPRAM`: a long form, `, or`, its acronym."""
     for match in COMMA_OR.finditer(text):
@@ -157,7 +182,7 @@ def find_abbreviations(text: str) -> list[Abbreviation]:
         inner = paren.group(1).split(";")[0].split(",")[0].strip()
         if not is_short_form(inner):
             continue
-        defined = defined_before(text, inner, paren.start())
+        defined = defined_before(text, inner, paren.start()) or repeated_initials(text, inner, paren.start())
         if defined is not None and one_definition(paren.group(1), defined[1]):
             found.append(Abbreviation(inner, paren.start(1) + paren.group(1).index(inner), defined[1], defined[0]))
     found.extend(comma_or_definitions(text))
