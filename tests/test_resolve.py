@@ -604,11 +604,15 @@ def test_two_distinct_defining_abstracts_bind_a_bare_acronym_of_any_type(second,
     assert (of["p2"] == of["p1"] == of["p3"]) is joined
 
 
-@pytest.mark.parametrize(("entry", "reading"), [
-    ({"name": "zeta path length", "type": "metric", "aliases": ["ZPL"]}, "zeta path length"),  # another known name
-    ({"name": "ZPL", "type": "method"}, "Zorvic Photon Lattice"),  # the gazetteer names the acronym itself
+@pytest.mark.parametrize(("entry", "reading", "joined"), [
+    ({"name": "zeta path length", "type": "metric", "aliases": ["ZPL"]}, "zeta path length", False),  # another name
+    ({"name": "ZPL", "type": "method"}, "Zorvic Photon Lattice", True),  # the gazetteer names the acronym itself
+    # ... and spells it out otherwise: the known ZPL, the defining paper's its own
+    ({"name": "ZPL", "type": "method", "aliases": ["Zeta Path Ledger"]}, "ZPL", False),
+    ({"name": "ZPL", "type": "method", "aliases": ["Zorvic Photonic Lattice"]}, "Zorvic Photon Lattice", True),  # alike
+    ({"name": "ZPL", "type": "method", "aliases": ["Quux Engine"]}, "Zorvic Photon Lattice", True),  # spells no alias
 ])
-def test_a_bare_acronym_the_gazetteer_spells_out_otherwise_keeps_the_gazetteer_reading(entry, reading):
+def test_a_bare_acronym_the_gazetteer_spells_out_otherwise_keeps_the_gazetteer_reading(entry, reading, joined):
     from kg.graph.knowledge import build_knowledge
     from kg.text.keys import surface_key
 
@@ -616,6 +620,7 @@ def test_a_bare_acronym_the_gazetteer_spells_out_otherwise_keeps_the_gazetteer_r
     of, entities = bare_zpl_links("We extend ZPL to moving scenes.", "method", knowledge=knowledge)
     labels = {e.id: {e.label, *e.aliases} for e in entities}
     assert any(reading.lower() == form.lower() for form in labels[of["p2"]])
+    assert (of["p2"] == of["p1"]) is joined
 
 
 @pytest.mark.parametrize(("extra", "known", "joined"), [

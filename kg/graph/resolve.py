@@ -15,7 +15,7 @@ from collections import Counter, defaultdict
 from dataclasses import replace
 from typing import Callable, Iterable, Mapping, Sequence
 
-from kg.graph.acronyms import Definitions, content_words, read_definitions, same_meaning
+from kg.graph.acronyms import Definitions, content_words, plausible, read_definitions, same_meaning
 from kg.graph.bind import WORDS, bound_pairs, completed
 from kg.graph.broader import with_broader
 from kg.graph.coinage import MARK, claims, credible, shared, split_coinages
@@ -111,11 +111,24 @@ class Resolver:
                    type_of: Callable[[str], str | None]) -> str | None:
         """The reading one abstract alone gives a bare acronym (`lone_reading`), where the paper's mentions of it have
         the type of that reading's concept (one of `paper_types`) and the gazetteer does not spell the acronym out as
-        another name (ADE: average displacement error, not one paper's adverse drug event); else None."""
+        another name (ADE: average displacement error, not one paper's adverse drug event; `spelled_otherwise`);
+        else None."""
         reading = self.lone_reading(paper, key)
-        if not reading or self.known(key) not in (key, reading) or type_of(reading) not in paper_types:
+        if not reading or self.known(key) not in (key, reading) or self.spelled_otherwise(key) \
+                or type_of(reading) not in paper_types:
             return None
         return reading
+
+    def spelled_otherwise(self, short: str) -> bool:
+        """Whether the gazetteer names the acronym itself and lists long forms of it that it spells (`plausible`),
+        none of which the corpus's definition matches (key or `same_meaning`): MSVD, the video corpus, is not one
+        paper's Maritime Simulated Visibility Dataset; an entry without such long forms cannot tell them apart."""
+        forms = [f for f in self.knowledge.forms.get(short, ()) if self.surface(f) != short]
+        if short not in self.knowledge.names or not any(plausible(short, f) for f in forms):
+            return False
+        long = self.definitions.dominant[short]
+        written = self.definitions.spelled.get(long, {})
+        return not any(self.surface(f) == long or any(same_meaning(w, f) for w in written) for f in forms)
 
     def written(self, concept: str, paper: str) -> bool:
         """Whether a sentence of the paper writes one of the concept's long forms whole (its words name the reading)."""
