@@ -652,3 +652,20 @@ def test_a_modifier_that_adds_nothing_joins_the_name(names, nodes):
     kind = "metric" if "entropy" in names[1] or "capacity" in names[1] else "model"
     entities, _, _ = resolve([mention(f"p{i}", name, kind) for i, name in enumerate(names)])
     assert len(entities) == nodes
+
+
+@pytest.mark.parametrize(("third", "label"), [
+    ("We define Zorbic Flux Estimation (ZFE) here.", "zorbic flux estimation"),  # its capital only opens sentences
+    ("We study Zorbic flux estimation here.", "Zorbic flux estimation"),  # written so inside a sentence: a name
+    ("A Zorbic prior helps.", "Zorbic flux estimation"),  # `Zorbic` is a proper word: written so beside lower case
+])
+def test_a_capital_that_only_opens_sentences_is_not_the_label(third, label):
+    papers = [Paper("p1", "Zorbic flux estimation is hard."), Paper("p2", "Zorbic flux estimation matters."),
+              Paper("p3", third)]
+    mentions = []
+    for paper in papers:
+        for name in ("Zorbic flux estimation", "Zorbic Flux Estimation", "Zorbic prior", "zorbic flux estimation"):
+            if (start := paper.abstract.find(name)) >= 0:
+                mentions.append(Mention(paper.id, start, start + len(name), name, "task", name=name))
+    entities, _, _ = resolve(mentions, papers=papers)
+    assert label in labels(entities)

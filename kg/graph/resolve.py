@@ -26,7 +26,7 @@ from kg.text.keys import acronym_key, display_form, match_key, surface_key
 from kg.graph.hyphens import hyphen_key, standing_apart
 from kg.graph.ids import Concept, entity_ids
 from kg.graph.knowledge import Knowledge, default_knowledge
-from kg.graph.labels import choose_label, lone_adjective, repair
+from kg.graph.labels import choose_label, lone_adjective, repair, title_cased
 from kg.graph.links import Corpus, link_papers, proposal_check, relate
 from kg.graph.spellings import family_pairs, same_labels, typo_pairs, written_pairs
 from kg.graph.titles import promoted, title_keys
@@ -286,10 +286,11 @@ def resolve(
               and not (set(members[k]) <= words and concept_type(g) in NAMED_TYPES)}
     groups, members = split_coinages(groups, members, corpus.texts, knowledge, corpus.years)
     made: dict[str, tuple] = {}
-    entities, entity_of = make_entities(groups, members, resolver, corpus.texts, made)
+    proper = proper_words(groups.values(), corpus.texts)
+    entities, entity_of = make_entities(groups, members, resolver, corpus.texts, made, proper)
     groups, members, joined = same_labels(groups, members, entities, entity_of, lambda key: MARK in key)
     if joined:
-        entities, entity_of = make_entities(groups, members, resolver, corpus.texts, made)
+        entities, entity_of = make_entities(groups, members, resolver, corpus.texts, made, proper)
     generic = {e.id for e in entities if surface_key(e.label) in knowledge.generic}
     entities = [e for e in entities if e.id not in generic]
     groups = {k: g for k, g in groups.items() if entity_of[k] not in generic}
@@ -515,7 +516,8 @@ def known_alike(resolver: Resolver, keys: set[str]) -> Iterable[tuple[str, str]]
 
 
 def make_entities(groups: dict[str, list[Mention]], members: dict[str, list[str]], resolver: Resolver,
-                  texts: dict[str, str], made: dict[str, tuple] | None = None) -> tuple[list[Entity], dict[str, str]]:
+                  texts: dict[str, str], made: dict[str, tuple] | None = None,
+                  proper: frozenset[str] = frozenset()) -> tuple[list[Entity], dict[str, str]]:
     """One entity per group: its concept type, canonical label and id (`ids.entity_ids`: from the concept, not
     from its rank). `made` keeps each group's concept and entity row by key, so a second call reads again only the
     groups whose member keys changed (a group's concept depends on its mentions and member keys alone)."""
@@ -523,7 +525,7 @@ def make_entities(groups: dict[str, list[Mention]], members: dict[str, list[str]
     concepts, rows = [], []
     for key in sorted(groups):
         if key not in made or made[key][0] != members[key]:
-            made[key] = (list(members[key]), *concept_row(key, groups[key], members[key], resolver, texts))
+            made[key] = (list(members[key]), *concept_row(key, groups[key], members[key], resolver, texts, proper))
         concepts.append(made[key][1])
         rows.append(made[key][2])
     entity_of = {}
@@ -534,23 +536,61 @@ def make_entities(groups: dict[str, list[Mention]], members: dict[str, list[str]
     return sorted(entities, key=lambda e: e.id), entity_of
 
 
-def concept_row(key: str, group: list[Mention], members: list[str], resolver: Resolver,
-                texts: dict[str, str]) -> tuple[Concept, tuple[str, str, str, tuple[str, ...]]]:
+def concept_row(key: str, group: list[Mention], members: list[str], resolver: Resolver, texts: dict[str, str],
+                proper: frozenset[str] = frozenset()) -> tuple[Concept, tuple[str, str, str, tuple[str, ...]]]:
     """A group's concept and its entity row (key, type, label, aliases). The label candidates are the written forms
     and the long forms papers define the group's acronyms by, or the gazetteer's name for a concept it knows."""
     knowledge, spelled = resolver.knowledge, resolver.definitions.spelled
     known = known_entry(members, knowledge)
     entity_type = concept_type(group, knowledge.types.get(known or ""), defined_votes(group, texts))
-    forms = Counter(display_form(m.name) for m in group)
-    papers = Counter(form for form, _ in {(display_form(m.name), m.paper_id) for m in group})
+    inside = {m.name for m in group if not opens_sentence(m, texts)}  # forms written inside a sentence
+    written = [as_written(m, texts, inside, proper) if entity_type != "dataset" else display_form(m.name)
+               for m in group]
+    forms = Counter(written)
+    papers = Counter(form for form, _ in set(zip(written, (m.paper_id for m in group))))
     if not any(" " in form for form in forms):  # only acronyms written: the defined long form
         for member in members:
             papers.update(spelled.get(member, {}))
     descriptive = entity_type in ("method", "task", "metric") and not any(m.role == "proposed" for m in group)
     label = choose_label(forms, papers, proper=entity_type == "dataset", known=knowledge.names.get(known or ""),
                          descriptive=descriptive)
-    aliases = tuple(sorted((set(forms) | {m.name for m in group}) - {label}))
+    aliases = tuple(sorted(({display_form(m.name) for m in group} | {m.name for m in group}) - {label}))
     return concept_of(entity_type, label, key, members, resolver), (key, entity_type, label, aliases)
+
+
+def opens_sentence(mention: Mention, texts: dict[str, str]) -> bool:
+    """Whether a name of several words opens its sentence with its only capital (`Composed image retrieval is`);
+    read only where the abstract is known."""
+    name = mention.name
+    return (mention.paper_id in texts and mention.start == mention.sentence_start and " " in name and name[:1].isupper()
+            and not any(c.isupper() or c.isdigit() for c in name[1:]))
+
+
+def proper_words(groups: Iterable[list[Mention]], texts: dict[str, str]) -> frozenset[str]:
+    """Words the corpus's names write with a capital inside a sentence, beside words in lower case, more often than
+    in lower case (`Gaussian`, `Chinese`; not `Visual`, which only title-cased names write so)."""
+    capital, lower = Counter(), Counter()
+    for group in groups:
+        for m in group:
+            if title_cased(m.name):
+                continue
+            for word in (m.name.split() if not opens_sentence(m, texts) else m.name.split()[1:]):
+                part = word.split("-")[0]
+                if part[:1].isupper() and part[1:].islower():
+                    capital[part] += 1
+                elif part.islower():
+                    lower[part] += 1
+    return frozenset(w for w, n in capital.items() if n > lower[w.lower()])
+
+
+def as_written(mention: Mention, texts: dict[str, str], inside: set[str], proper: frozenset[str] = frozenset()) -> str:
+    """A mention's form for its label: a name whose only capital opens its sentence counts in lower case unless a
+    paper writes it so inside a sentence too (`inside`: `Dice score` keeps its capital, `On-policy distillation`
+    does not) or its first word is a proper one (`proper_words`: `Chinese word segmentation`)."""
+    form = display_form(mention.name)
+    if not opens_sentence(mention, texts) or mention.name in inside or form.split()[0].split("-")[0] in proper:
+        return form
+    return form[:1].lower() + form[1:]
 
 
 def concept_of(entity_type: str, label: str, key: str, members: list[str], resolver: Resolver) -> Concept:
