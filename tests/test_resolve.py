@@ -669,3 +669,17 @@ def test_a_capital_that_only_opens_sentences_is_not_the_label(third, label):
                 mentions.append(Mention(paper.id, start, start + len(name), name, "task", name=name))
     entities, _, _ = resolve(mentions, papers=papers)
     assert label in labels(entities)
+
+
+@pytest.mark.parametrize(("written", "cut", "whole", "joins"), [
+    ("We use Zorb-4o mini here.", "Zorb-4o", "Zorb-4o-mini", "p2"),  # cut short of its size word: the whole name's
+    ("We use Quux~3 here.", "Quux", "Quux 3", "p2"),  # of its version, after LaTeX's tie
+    ("Quux 3 times faster.", "Quux", "Quux 9", "p3"),  # a number no name of the corpus ends with: as cut
+])
+def test_a_model_name_cut_short_of_its_version_joins_the_whole_name_the_corpus_writes(written, cut, whole, joins):
+    papers = [Paper("p1", written), Paper("p2", f"{whole} is small."), Paper("p3", f"We use {cut} too.")]
+    mentions = [Mention(p.id, p.abstract.index(name), p.abstract.index(name) + len(name), name, "model", name=name)
+                for p, name in zip(papers, (cut, whole, cut))]
+    _, links, _ = resolve(mentions, papers=papers)
+    node = {link.paper_id: link.entity_id for link in links}
+    assert node["p1"] == node[joins] and node["p2"] != node["p3"]

@@ -30,6 +30,7 @@ from kg.graph.labels import choose_label, lone_adjective, repair, title_cased
 from kg.graph.links import Corpus, link_papers, proposal_check, relate
 from kg.graph.spellings import family_pairs, same_labels, typo_pairs, written_pairs
 from kg.graph.titles import promoted, title_keys
+from kg.graph.versions import versioned
 from kg.graph.variants import (KINDS, NAMED_TYPES, case_pairs, ending_pairs, inverted_pairs, kind_pairs, modifier_pairs,
                                regroup, word_twins)
 from kg.types import Entity, Link, Mention, MentionRelation, Paper, Relation
@@ -308,11 +309,15 @@ def resolve(
 def completed_forms(clean: list[Mention], evidence: dict[Mention, Mention], raw: dict[Mention, Mention],
                     texts: dict[str, str]) -> tuple[list[Mention], dict[Mention, Mention], dict[Mention, Mention]]:
     """The cleaned mentions with long forms the extractor cut short of their acronym's words extended to them
-    (`bind.completed`), their evidence extended alike."""
-    longer = completed(clean, texts)
+    (`bind.completed`), and model names cut short of their version or size (`versions.versioned`), their evidence
+    extended alike."""
+    longer = versioned(clean, texts) | completed(clean, texts)
     for short, long in longer.items():
-        evidence[long] = replace(evidence[short], start=long.start, text=long.text,
-                                 name=long.name[:len(long.name) - len(short.name)] + evidence[short].name)
+        if long.start < short.start:  # words before: the acronym's
+            name = long.name[:len(long.name) - len(short.name)] + evidence[short].name
+        else:  # words after: a version or size
+            name = evidence[short].name + long.name[len(short.name):]
+        evidence[long] = replace(evidence[short], start=long.start, end=long.end, text=long.text, name=name)
         raw[long] = raw[short]
     return [longer.get(m, m) for m in clean], evidence, raw
 
