@@ -548,9 +548,9 @@ def concept_row(key: str, group: list[Mention], members: list[str], resolver: Re
     knowledge, spelled = resolver.knowledge, resolver.definitions.spelled
     known = known_entry(members, knowledge)
     entity_type = concept_type(group, knowledge.types.get(known or ""), defined_votes(group, texts))
-    inside = {m.name for m in group if not opens_sentence(m, texts)}  # forms written inside a sentence
-    written = [as_written(m, texts, inside, proper) if entity_type != "dataset" else display_form(m.name)
-               for m in group]
+    opening = [opens_sentence(m, texts) and entity_type != "dataset" for m in group]
+    inside = {m.name for m, opens in zip(group, opening) if not opens}  # forms written inside a sentence
+    written = [as_written(m, opens, inside, proper) for m, opens in zip(group, opening)]
     forms = Counter(written)
     papers = Counter(form for form, _ in set(zip(written, (m.paper_id for m in group))))
     if not any(" " in form for form in forms):  # only acronyms written: the defined long form
@@ -588,12 +588,12 @@ def proper_words(groups: Iterable[list[Mention]], texts: dict[str, str]) -> froz
     return frozenset(w for w, n in capital.items() if n > lower[w.lower()])
 
 
-def as_written(mention: Mention, texts: dict[str, str], inside: set[str], proper: frozenset[str] = frozenset()) -> str:
-    """A mention's form for its label: a name whose only capital opens its sentence counts in lower case unless a
-    paper writes it so inside a sentence too (`inside`: `Dice score` keeps its capital, `On-policy distillation`
-    does not) or its first word is a proper one (`proper_words`: `Chinese word segmentation`)."""
+def as_written(mention: Mention, opens: bool, inside: set[str], proper: frozenset[str] = frozenset()) -> str:
+    """A mention's form for its label: a name whose only capital opens its sentence (`opens`) counts in lower case
+    unless a paper writes it so inside a sentence too (`inside`: `Dice score` keeps its capital, `On-policy
+    distillation` does not) or its first word is a proper one (`proper_words`: `Chinese word segmentation`)."""
     form = display_form(mention.name)
-    if not opens_sentence(mention, texts) or mention.name in inside or form.split()[0].split("-")[0] in proper:
+    if not opens or mention.name in inside or form.split()[0].split("-")[0] in proper:
         return form
     return form[:1].lower() + form[1:]
 
